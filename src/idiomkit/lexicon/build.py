@@ -1,0 +1,83 @@
+"""Build the bundled lexicon from SLIDE and IDEM's Wiktionary definitions.
+
+Run ``idiomkit lexicon build`` (it calls :func:`build_lexicon`); the output
+``src/idiomkit/lexicon/data/idioms.jsonl`` is committed, so users never need the sources.
+The build is deterministic: same inputs, same bytes (its checksum is recorded in the
+attribution file).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from ..datasets.paths import checksum, dataset_file, resolve_data_dir
+from ..errors import DataError
+from .entry import LexiconEntry
+
+SLIDE_LICENSE = "CC BY-SA 3.0 (SLIDE, IBM Project Debater)"
+WIKTIONARY_LICENSE = "CC BY-SA 4.0 (Wiktionary definitions, via IDEM)"
+_SENTIMENT = {"positive": "positive", "negative": "negative", "neutral": "neutral"}
+
+
+def build_entries(data_dir: str | Path | None = None) -> list[LexiconEntry]:
+    """Join SLIDE's 5,000 idioms with IDEM's Wiktionary definitions, row by row."""
+    root = resolve_data_dir(data_dir)
+    slide_path = dataset_file(root, "slide", "idiomLexicon.tsv")
+    idem_path = dataset_file(root, "idem", "idiom_lexicon.csv")
+    with open(slide_path, encoding="utf-8", newline="") as handle:
+        slide = list(csv.DictReader(handle, delimiter="\t"))
+    with open(idem_path, encoding="utf-8", newline="") as handle:
+        idem = list(csv.DictReader(handle))
+    if len(slide) != len(idem):
+        raise DataError(
+            "E303", f"SLIDE has {len(slide)} rows but IDEM's lexicon has {len(idem)}; the build "
+            "joins them row by row and needs the files as distributed."
+        )
+    entries = []
+    for row_no, (s_row, i_row) in enumerate(zip(slide, idem)):
+        if s_row["Idiom"] != i_row["Idiom"]:
+            raise DataError(
+                "E303", f"Row {row_no + 2}: SLIDE has {s_row['Idiom']!r} but IDEM's lexicon has "
+                f"{i_row['Idiom']!r}; the files are not the distributed versions."
+            )
+        definition = (i_row.get("definition") or "").strip() or None
+        idem_id = i_row.get("idiom_id") or ""
+        extra = {"idem_id": int(float(idem_id))} if idem_id else {}
+        license_note = SLIDE_LICENSE + ("; " + WIKTIONARY_LICENSE if definition else "")
+        entries.append(
+            LexiconEntry(
+                id=f"slide-{row_no:04d}",
+                idiom=s_row["Idiom"].strip(),
+                definition=definition,
+                sentiment=_SENTIMENT.get(s_row["Maj. Label"].strip()),
+                source="SLIDE" + ("+Wiktionary" if definition else ""),
+                license=license_note,
+                url=s_row["WiktionaryURL"].strip() or None,
+                filter_out=s_row["FilterOut(X)"].strip().upper() == "X",
+                extra=extra,
+            )
+        )
+    return entries
+
+
+def build_lexicon(output: str | Path, data_dir: str | Path | None = None) -> dict:
+    """Write the bundled lexicon JSONL to ``output``; returns a summary."""
+    entries = build_entries(data_dir)
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with open(output, "w", encoding="utf-8", newline="\n") as handle:
+        for entry in entries:
+            handle.write(json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True) + "\n")
+    root = resolve_data_dir(data_dir)
+    return {
+        "output": str(output),
+        "entries": len(entries),
+        "with_definition": sum(1 for e in entries if e.definition),
+        "filter_out": sum(1 for e in entries if e.filter_out),
+        "sources_checksum": checksum(
+            [root / "slide" / "idiomLexicon.tsv", root / "idem" / "idiom_lexicon.csv"]
+        ),
+        "output_checksum": checksum([output]),
+    }

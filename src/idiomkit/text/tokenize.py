@@ -1,0 +1,75 @@
+"""A fast, offset-keeping English tokenizer for matching.
+
+It splits words, numbers, clitics (``n't``, ``'s``, ``'ll`` …) and punctuation, and drops
+hyphens and dashes inside compounds so that "well-known", "well known" and "well–known" give the
+same tokens. Each token keeps its character offsets into the original text and a normal form
+(lower case, straight apostrophes, clitics expanded where unambiguous).
+
+>>> [(t.text, t.norm) for t in tokenize("She can't spill the beans—yet.")]
+[('She', 'she'), ('ca', 'can'), ("n't", 'not'), ('spill', 'spill'), ('the', 'the'), ('beans', 'beans'), ('yet', 'yet'), ('.', '.')]
+>>> t = tokenize("Kids' toys")[1]
+>>> (t.text, t.norm, t.start, t.end)
+("'", "'s", 4, 5)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+# A word is a run of letters/digits, possibly with inner apostrophes ("o'clock", "don't").
+# Hyphens and dashes are separators that produce no token. Any other non-space character is a
+# one-character punctuation token.
+_TOKEN_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|['’]|[^\w\s\-‐‑‒–—―]")
+_CLITIC_RE = re.compile(r"^(.+?)(['’](?:s|re|ll|ve|d|m))$", re.IGNORECASE)
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'"})
+_NEGATED_STEMS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "ain"}
+_CLITIC_NORMS = {"'re": "are", "'ll": "will", "'ve": "have", "'m": "am"}
+
+
+class Token(NamedTuple):
+    """A token: surface text, normal form, character offsets ``[start, end)``."""
+
+    text: str
+    norm: str
+    start: int
+    end: int
+
+    @property
+    def is_word(self) -> bool:
+        return self.norm[:1].isalnum() or self.norm[:1] == "'" and len(self.norm) > 1
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split ``text`` into tokens with character offsets (see module docstring)."""
+    tokens: list[Token] = []
+    append = tokens.append
+    for m in _TOKEN_RE.finditer(text):
+        piece = m.group()
+        start = m.start()
+        if len(piece) > 2 and ("'" in piece or "’" in piece):
+            lower = piece.lower().translate(_APOSTROPHES)
+            if lower.endswith("n't") and len(lower) > 3:
+                stem = lower[:-3]
+                cut = len(piece) - 3
+                append(Token(piece[:cut], _NEGATED_STEMS.get(stem, stem), start, start + cut))
+                append(Token(piece[cut:], "not", start + cut, m.end()))
+                continue
+            clitic = _CLITIC_RE.match(lower)
+            if clitic:
+                cut = len(clitic.group(1))
+                ending = clitic.group(2)
+                append(Token(piece[:cut], lower[:cut], start, start + cut))
+                append(Token(piece[cut:], _CLITIC_NORMS.get(ending, ending), start + cut, m.end()))
+                continue
+            append(Token(piece, lower, start, m.end()))
+        elif piece in ("'", "’"):
+            # A bare apostrophe right after a word ending in "s" is a plural possessive.
+            prev = tokens[-1] if tokens else None
+            if prev is not None and prev.end == start and prev.norm.endswith("s"):
+                append(Token(piece, "'s", start, m.end()))
+            else:
+                append(Token(piece, "'", start, m.end()))
+        else:
+            append(Token(piece, piece.lower(), start, m.end()))
+    return tokens
