@@ -27,6 +27,8 @@ class Span:
     idiom: str = ""
     idiom_id: str = ""
     match_score: float = 0.0
+    #: how closely the text follows the idiom's dictionary form (1 = exactly)
+    alignment_score: float | None = None
     p_figurative: float | None = None
     label: str | None = None
     definition: str | None = None

@@ -12,12 +12,16 @@ import csv
 import json
 from pathlib import Path
 
+from importlib import resources
+
 from ..datasets.paths import checksum, dataset_file, resolve_data_dir
 from ..errors import DataError
 from .entry import LexiconEntry
 
 SLIDE_LICENSE = "CC BY-SA 3.0 (SLIDE, IBM Project Debater)"
 WIKTIONARY_LICENSE = "CC BY-SA 4.0 (Wiktionary definitions, via IDEM)"
+#: common idioms SLIDE lacks, with definitions written by the idiomkit developers
+SUPPLEMENT_LICENSE = "MIT (idiomkit curated supplement)"
 _SENTIMENT = {"positive": "positive", "negative": "negative", "neutral": "neutral"}
 
 
@@ -59,7 +63,29 @@ def build_entries(data_dir: str | Path | None = None) -> list[LexiconEntry]:
                 extra=extra,
             )
         )
+    entries.extend(_supplement_entries({e.idiom.lower() for e in entries}))
     return entries
+
+
+def supplement_path() -> Path:
+    return Path(str(resources.files("idiomkit.lexicon") / "supplement.csv"))
+
+
+def _supplement_entries(known: set[str]) -> list[LexiconEntry]:
+    """Curated entries for common idioms SLIDE lacks ("pour one's heart out")."""
+    with open(supplement_path(), encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    return [
+        LexiconEntry(
+            id=f"idiomkit-{row_no:04d}",
+            idiom=row["idiom"].strip(),
+            definition=row["definition"].strip() or None,
+            source="idiomkit",
+            license=SUPPLEMENT_LICENSE,
+        )
+        for row_no, row in enumerate(rows)
+        if row["idiom"].strip().lower() not in known
+    ]
 
 
 def build_lexicon(output: str | Path, data_dir: str | Path | None = None) -> dict:
@@ -77,7 +103,8 @@ def build_lexicon(output: str | Path, data_dir: str | Path | None = None) -> dic
         "with_definition": sum(1 for e in entries if e.definition),
         "filter_out": sum(1 for e in entries if e.filter_out),
         "sources_checksum": checksum(
-            [root / "slide" / "idiomLexicon.tsv", root / "idem" / "idiom_lexicon.csv"]
+            [root / "slide" / "idiomLexicon.tsv", root / "idem" / "idiom_lexicon.csv",
+             supplement_path()]
         ),
         "output_checksum": checksum([output]),
     }

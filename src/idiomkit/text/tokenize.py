@@ -20,7 +20,10 @@ from typing import NamedTuple
 # A word is a run of letters/digits, possibly with inner apostrophes ("o'clock", "don't").
 # Hyphens and dashes are separators that produce no token. Any other non-space character is a
 # one-character punctuation token.
-_TOKEN_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|['’]|[^\w\s\-‐‑‒–—―]")
+# "â\x80\x94" is a dash mis-decoded as Latin-1 (common in scraped and generated corpora).
+_TOKEN_RE = re.compile(
+    r"â[\x80-\x9f][\x80-\xbf]?|(?:[^\W_â]|â(?![\x80-\x9f]))+(?:['’][^\W_]+)*|['’]|[^\w\s\-‐‑‒–—―]"
+)
 _CLITIC_RE = re.compile(r"^(.+?)(['’](?:s|re|ll|ve|d|m))$", re.IGNORECASE)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'"})
 _NEGATED_STEMS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "ain"}
@@ -47,7 +50,10 @@ def tokenize(text: str) -> list[Token]:
     for m in _TOKEN_RE.finditer(text):
         piece = m.group()
         start = m.start()
-        if len(piece) > 2 and ("'" in piece or "’" in piece):
+        if len(piece) == 6 and piece.lower() == "cannot":
+            append(Token(piece[:3], "can", start, start + 3))
+            append(Token(piece[3:], "not", start + 3, m.end()))
+        elif len(piece) > 2 and ("'" in piece or "’" in piece):
             lower = piece.lower().translate(_APOSTROPHES)
             if lower.endswith("n't") and len(lower) > 3:
                 stem = lower[:-3]
@@ -70,6 +76,8 @@ def tokenize(text: str) -> list[Token]:
                 append(Token(piece, "'s", start, m.end()))
             else:
                 append(Token(piece, "'", start, m.end()))
+        elif piece[:1] == "â" and len(piece) > 1 and "\x80" <= piece[1] <= "\x9f":
+            append(Token(piece, "—", start, m.end()))
         else:
             append(Token(piece, piece.lower(), start, m.end()))
     return tokens

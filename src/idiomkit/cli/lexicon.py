@@ -1,0 +1,129 @@
+"""``idiomkit lexicon``: build the bundled lexicon, or describe a lexicon."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from . import exit_on_error
+
+lexicon_app = typer.Typer(
+    help="Build the bundled idiom lexicon (SLIDE + Wiktionary), calibrate the finder's "
+    "candidate scorer, or describe a lexicon.",
+    no_args_is_help=True,
+)
+
+
+@lexicon_app.command("build")
+def build_command(
+    data_dir: Annotated[Path | None, typer.Option(
+        "--data-dir", help="Folder with the slide/ and idem/ datasets (default: "
+        "$IDIOMKIT_DATA, then ../shared/data).", show_default=False,
+    )] = None,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="Where to write the JSONL (default: the bundled lexicon "
+        "inside the package).", show_default=False,
+    )] = None,
+) -> None:
+    """Join SLIDE's idioms with IDEM's Wiktionary definitions into the lexicon JSONL."""
+    with exit_on_error():
+        from ..lexicon.build import build_lexicon
+        from ..lexicon.io import bundled_lexicon_path
+
+        summary = build_lexicon(output or bundled_lexicon_path(), data_dir=data_dir)
+    typer.echo(
+        f"Wrote {summary['entries']} entries ({summary['with_definition']} with a definition, "
+        f"{summary['filter_out']} marked filter-out) to {summary['output']}"
+    )
+    typer.echo(f"sources {summary['sources_checksum']}")
+    typer.echo(f"output  {summary['output_checksum']}")
+
+
+@lexicon_app.command("info")
+def info_command(
+    lexicon: Annotated[Path | None, typer.Option(
+        "--lexicon", "-l", help="A user lexicon (CSV or JSONL) instead of the bundled one.",
+        show_default=False,
+    )] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Entries, how many have definitions, and where they come from (sources and licences)."""
+    with exit_on_error():
+        from ..lexicon import load_lexicon
+
+        info = summarize_lexicon(load_lexicon(lexicon))
+    if as_json:
+        typer.echo(json.dumps(info, indent=2, ensure_ascii=False))
+        return
+    typer.echo(f"lexicon          {info['name']}")
+    typer.echo(f"entries          {info['entries']}")
+    typer.echo(f"with definition  {info['with_definition']}")
+    typer.echo(f"filter-out       {info['filter_out']}")
+    for title, key in (("sources", "sources"), ("licences", "licenses"),
+                       ("sentiment", "sentiment")):
+        typer.echo(f"{title}:")
+        for name, count in info[key].items():
+            typer.echo(f"  {count:>6}  {name}")
+
+
+@lexicon_app.command("calibrate")
+def calibrate_command(
+    data_dir: Annotated[Path | None, typer.Option(
+        "--data-dir", help="Folder with the idem/ dataset (default: $IDIOMKIT_DATA, then "
+        "../shared/data).", show_default=False,
+    )] = None,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="Where to write the scorer JSON (default: the bundled scorer "
+        "inside the package).", show_default=False,
+    )] = None,
+    progress: Annotated[bool, typer.Option(
+        "--progress/--no-progress", help="Show a progress bar on stderr (when a terminal).",
+    )] = True,
+) -> None:
+    """Fit the finder's candidate scorer on IDEM train (needs scikit-learn)."""
+    with exit_on_error():
+        from importlib import resources
+
+        from ..detect.calibrate import calibrate
+        from ..detect.scorer import BUNDLED_SCORER
+
+        if output is None:
+            output = Path(str(resources.files("idiomkit.detect") / "data" / BUNDLED_SCORER))
+        params = calibrate(output, data_dir=data_dir, progress=progress)
+    typer.echo(f"Wrote the candidate scorer to {output}")
+    metrics = params.get("card", {}).get("cv_metrics_on_train")
+    if metrics:
+        typer.echo(f"cross-validated on train: {json.dumps(metrics)}")
+
+
+def summarize_lexicon(lexicon: Any) -> dict[str, Any]:
+    """Counts that describe a :class:`~idiomkit.lexicon.Lexicon`.
+
+    >>> from idiomkit.lexicon import Lexicon, LexiconEntry
+    >>> summarize_lexicon(Lexicon([LexiconEntry("x-1", "spill the beans", "tell")], "mine"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'name': 'mine', 'entries': 1, 'with_definition': 1, 'filter_out': 0,
+     'sources': {'(none)': 1}, 'licenses': {'(none)': 1}, 'sentiment': {'(none)': 1}}
+    """
+    entries = list(lexicon)
+
+    def counts(values: list[str | None]) -> dict[str, int]:
+        return dict(Counter(v or "(none)" for v in values).most_common())
+
+    return {
+        "name": lexicon.name,
+        "entries": len(entries),
+        "with_definition": sum(1 for e in entries if e.definition),
+        "filter_out": sum(1 for e in entries if e.filter_out),
+        "sources": counts([e.source for e in entries]),
+        "licenses": counts([e.license for e in entries]),
+        "sentiment": counts([e.sentiment for e in entries]),
+    }
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(lexicon_app, name="lexicon")

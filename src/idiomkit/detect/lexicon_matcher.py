@@ -1,0 +1,457 @@
+"""The default lexicon matcher: pre-generated variants, a phrase index, scored windows.
+
+How it works (and why it is fast):
+
+1. **Compile once.** Each lexicon idiom becomes one or more *patterns*: a sequence of items
+   that are required words (each with all its inflected forms, see :mod:`.variants`), optional
+   articles, and slots (``one's`` → any possessive, ``someone`` → a short filler, ``oneself`` →
+   any reflexive). Every surface form maps to the idiom words it can realise, in one dict.
+   Each pattern is indexed under its *anchor*, the required word shared by the fewest idioms.
+2. **Match per text.** Tokenise (offsets kept), look every token up in the form dict, and only
+   for idioms whose anchor occurs *and* whose other required words all occur, align the
+   required words inside a small window around each anchor occurrence. No parser, no regex per
+   idiom: cost grows with the number of candidate windows, i.e. linearly with text length.
+3. **Score the alignment** (:class:`MatchCosts`): start at 1 and subtract costs for what sits
+   between the idiom's words (slot fillers and determiners are cheap, other words cost more
+   the more there are, clause boundaries reject), for words out of order (particle shift is
+   cheap; passive or fronted order costs more) and for unfilled slots. Candidates at or above
+   ``threshold`` are kept.
+4. **Resolve overlaps**: candidates are ranked by ``match_score`` plus a small bonus per
+   required word (longer idioms are more specific: "spill the beans" beats "the beans"); walking
+   that ranking, a candidate whose span overlaps an already kept one is dropped, unless
+   ``keep_nested``. The returned list is in rank order: the first span is the finder's choice.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..document import Span
+from ..errors import check_param
+from ..lexicon import Lexicon
+from ..text import Token, tokenize
+from .base import register_matcher
+from .scorer import CandidateScorer, LexiconStats, candidate_features
+from .variants import (
+    ARTICLES,
+    AUXILIARIES,
+    CONJUNCTIONS,
+    DETERMINERS,
+    ONE,
+    PARTICLES,
+    POSSESSIVES,
+    REFLEXIVES,
+    SOMEONE,
+    word_forms,
+)
+
+NAME = "idiomkit.lexicon_matcher.v1"
+
+# Item kinds in a compiled pattern.
+WORD, ART, POSS, OBJ, REFL, GAP = "word", "art", "poss", "obj", "refl", "gap"
+# Token categories in a text.
+C_WORD, C_DET, C_POSS, C_REFL, C_AUX, C_CONJ, C_COMMA, C_STOP, C_PUNCT = range(9)
+_STOP_PUNCT = frozenset(".!?;:()[]{}\"“”«»")
+
+
+@dataclass(frozen=True)
+class MatchCosts:
+    """What each deviation from the dictionary form costs (score = 1 - total cost)."""
+
+    #: a determiner or possessive between the words where the idiom has no slot for it
+    function_word: float = 0.03
+    #: an auxiliary between the words ("the beans *were* spilled")
+    auxiliary: float = 0.03
+    #: the n-th inserted content word costs ``content_word * n``: one adjective is cheap, many
+    #: words mean the idiom's words only co-occur
+    content_word: float = 0.05
+    #: a comma or dash between the words
+    comma: float = 0.15
+    #: a conjunction between the words
+    conjunction: float = 0.12
+    #: a pair of required words in reverse order, when one of them is a particle
+    particle_shift: float = 0.04
+    #: any other pair in reverse order (passive, fronting)
+    inversion: float = 0.12
+    #: an internal possessive/reflexive slot with no filler
+    empty_slot: float = 0.04
+    #: most tokens a slot absorbs for free
+    slot_capacity: int = 3
+    #: most inserted tokens beyond what slots absorb
+    max_inserted: int = 5
+
+
+@dataclass
+class _Pattern:
+    entry_index: int
+    items: list[tuple[str, str]]
+    required: tuple[str, ...]
+    anchor: int = 0
+    n_slots: int = 0
+    slot_kinds: tuple[str, ...] = ()
+    internal_slots: tuple[str, ...] = ()
+    articles: int = 0
+
+
+@dataclass
+class _Candidate:
+    pattern: _Pattern
+    positions: tuple[int, ...]
+    lo: int
+    hi: int
+    score: float
+    n_inserted: int = 0
+    n_inversions: int = 0
+    rank: float = field(default=0.0)
+
+
+def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
+    """Turn an idiom's dictionary form into pattern items (one list per variant)."""
+    tokens = [t.norm for t in tokenize(idiom) if t.norm[:1].isalnum() or t.norm[:1] == "'"]
+    tokens = [t for t in tokens if t != "'"]
+    items: list[tuple[str, str]] = []
+    i = 0
+    while i < len(tokens):
+        norm = tokens[i]
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if norm in ONE and nxt == "'s":
+            items.append((POSS, norm))
+            i += 2
+            continue
+        if norm in SOMEONE or (norm == "one" and nxt in AUXILIARIES):
+            # "give someone the cold shoulder", "an offer one can't refuse"
+            items.append((OBJ, norm))
+        elif norm in REFLEXIVES:
+            items.append((REFL, norm))
+        elif norm in ARTICLES:
+            items.append((ART, norm))
+        elif norm in POSSESSIVES and norm != "'s":
+            items.append((POSS, norm))
+        else:
+            items.append((WORD, norm))
+        i += 1
+    # "something" at an edge is a literal word ("up to something", "something like"); only
+    # between the idiom's words is it a placeholder ("take something with a grain of salt").
+    for edge in (0, len(items) - 1):
+        if items and items[edge] == (OBJ, "something"):
+            items[edge] = (WORD, "something")
+    if sum(kind == WORD for kind, _ in items) < 2 and len(items) > 1:
+        # With one content word ("do a", "know someone", "my eye") the other words are what
+        # make it the idiom: take the whole form literally.
+        items = [(WORD, key) for _, key in items]
+    if "..." in idiom:  # "ride the ... train": a free gap where the dots are
+        before = idiom.split("...")[0]
+        n_before = len([t for t in tokenize(before) if t.norm[:1].isalnum()])
+        items.insert(min(n_before, len(items)), (GAP, "..."))
+    variants = [items]
+    # A hyphenated compound may also be written as one word ("back-burner" / "backburner").
+    if "-" in idiom and " " not in idiom.strip():
+        joined = idiom.replace("-", "").lower()
+        variants.append([(WORD, joined)])
+    return variants
+
+
+class LexiconMatcher:
+    """Find lexicon idioms under inflection, slots, insertions, reordering (module docstring).
+
+    Parameters (validated when the matcher compiles):
+
+    - ``threshold``: lowest ``match_score`` kept, in [0, 1];
+    - ``keep_nested``: keep candidates that overlap a better one;
+    - ``include_filtered``: also match entries the lexicon marks ``filter_out`` (SLIDE flags 103
+      entries, e.g. "at stake", as not idiomatic enough);
+    - ``length_bonus``: rank bonus per required word beyond the first;
+    - ``costs``: a :class:`MatchCosts`;
+    - ``scorer``: ``"default"`` ranks and prunes candidates with the bundled calibrated
+      :class:`~idiomkit.detect.scorer.CandidateScorer` (``match_score`` is then its
+      probability that the candidate is the idiom meant); a path loads another; ``None``
+      ranks by alignment score plus ``length_bonus`` and keeps all above ``threshold``.
+    """
+
+    name = NAME
+
+    def __init__(
+        self,
+        lexicon: Lexicon,
+        *,
+        threshold: float = 0.75,
+        keep_nested: bool = False,
+        include_filtered: bool = False,
+        length_bonus: float = 0.04,
+        costs: MatchCosts | None = None,
+        scorer: str | Path | None = "default",
+    ) -> None:
+        self.lexicon = lexicon
+        self.threshold = threshold
+        self.keep_nested = keep_nested
+        self.include_filtered = include_filtered
+        self.length_bonus = length_bonus
+        self.costs = costs or MatchCosts()
+        self.scorer = scorer
+        self._compiled = False
+
+    # -- compilation -------------------------------------------------------------------
+    def _compile(self) -> None:
+        check_param(type(self).__name__, "threshold", self.threshold,
+                    isinstance(self.threshold, (int, float)) and 0 <= self.threshold <= 1,
+                    "a float in [0, 1]")
+        check_param(type(self).__name__, "length_bonus", self.length_bonus,
+                    isinstance(self.length_bonus, (int, float)) and self.length_bonus >= 0,
+                    "a float >= 0")
+        patterns: list[_Pattern] = []
+        for index, entry in enumerate(self.lexicon):
+            if entry.filter_out and not self.include_filtered:
+                continue
+            for items in _compile_items(entry.idiom):
+                required = tuple(key for kind, key in items if kind == WORD)
+                if not required:
+                    continue
+                word_idx = [k for k, (kind, _) in enumerate(items) if kind == WORD]
+                first, last = word_idx[0], word_idx[-1]
+                internal = tuple(
+                    kind for k, (kind, _) in enumerate(items)
+                    if first < k < last and kind in (POSS, REFL, OBJ, GAP)
+                )
+                patterns.append(
+                    _Pattern(
+                        entry_index=index,
+                        items=items,
+                        required=required,
+                        n_slots=sum(kind in (POSS, OBJ, REFL, GAP) for kind, _ in items),
+                        slot_kinds=tuple(k for k, _ in items if k in (POSS, OBJ, REFL, GAP)),
+                        internal_slots=internal,
+                        articles=sum(kind == ART for kind, _ in items),
+                    )
+                )
+        # Map every surface form to the idiom words it realises.
+        form_to_keys: dict[str, set[str]] = defaultdict(set)
+        key_idioms: dict[str, int] = defaultdict(int)
+        for pattern in patterns:
+            for key in set(pattern.required):
+                key_idioms[key] += 1
+                for form in word_forms(key):
+                    form_to_keys[form].add(key)
+        index_: dict[str, list[_Pattern]] = defaultdict(list)
+        for pattern in patterns:
+            # Anchor on the most selective word: fewest idioms, then the longest word.
+            pattern.anchor = min(
+                range(len(pattern.required)),
+                key=lambda k: (key_idioms[pattern.required[k]], -len(pattern.required[k])),
+            )
+            index_[pattern.required[pattern.anchor]].append(pattern)
+        self._form_to_keys = {form: tuple(sorted(keys)) for form, keys in form_to_keys.items()}
+        self._index = dict(index_)
+        self._patterns = patterns
+        self._lexicon_stats = LexiconStats(
+            word_idioms=dict(key_idioms),
+            has_definition=[bool(e.definition) for e in self.lexicon],
+        )
+        self._scorer = None
+        if self.scorer is not None:
+            self._scorer = CandidateScorer.load(None if self.scorer == "default" else self.scorer)
+        self._compiled = True
+
+    # -- matching ----------------------------------------------------------------------
+    def match(self, text: str) -> list[Span]:
+        """Return the idioms in ``text``, best first (see the module docstring)."""
+        kept, tokens = self.candidates(text)
+        if self._scorer is not None and kept:
+            features = candidate_features(kept, self._lexicon_stats, [t.norm for t in tokens])
+            for cand, prob in zip(kept, self._scorer.predict(features)):
+                cand.rank = prob
+            kept.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
+            # The best candidate always stays (the lexicon says these words can be this idiom);
+            # the others must be likely enough on their own.
+            kept = kept[:1] + [c for c in kept[1:] if c.rank >= self._scorer.min_confidence]
+        else:
+            for cand in kept:
+                cand.rank = cand.score + self.length_bonus * (len(set(cand.pattern.required)) - 1)
+            kept.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
+        if not self.keep_nested:
+            kept = _drop_overlaps(kept)
+        return [self._span(c, text, tokens) for c in kept]
+
+    def candidates(self, text: str) -> tuple[list[_Candidate], list[Token]]:
+        """All alignments at or above ``threshold``, unranked (for scoring and calibration)."""
+        if not self._compiled:
+            self._compile()
+        tokens = tokenize(text)
+        if not tokens:
+            return [], tokens
+        positions: dict[str, list[int]] = defaultdict(list)
+        lookup = self._form_to_keys.get
+        for i, token in enumerate(tokens):
+            keys = lookup(token.norm)
+            if keys:
+                for key in keys:
+                    positions[key].append(i)
+        if not positions:
+            return [], tokens
+        categories = [_category(t) for t in tokens]
+        best: dict[tuple[int, int, int], _Candidate] = {}
+        for key in positions:
+            for pattern in self._index.get(key, ()):
+                if not all(k in positions for k in pattern.required):
+                    continue
+                for cand in self._align(pattern, positions, tokens, categories):
+                    ident = (pattern.entry_index, cand.lo, cand.hi)
+                    old = best.get(ident)
+                    if old is None or cand.score > old.score:
+                        best[ident] = cand
+        return [c for c in best.values() if c.score >= self.threshold], tokens
+
+    def _align(
+        self,
+        pattern: _Pattern,
+        positions: dict[str, list[int]],
+        tokens: Sequence[Token],
+        categories: Sequence[int],
+    ):
+        """Yield the best alignment of ``pattern`` around each occurrence of its anchor."""
+        required = pattern.required
+        window = len(required) + pattern.n_slots * self.costs.slot_capacity + 6
+        for a in positions[required[pattern.anchor]]:
+            options = []
+            for k, key in enumerate(required):
+                if k == pattern.anchor:
+                    options.append((a,))
+                    continue
+                plist = positions[key]
+                lo = bisect.bisect_left(plist, a - window)
+                hi = bisect.bisect_right(plist, a + window)
+                near = sorted(plist[lo:hi], key=lambda p: abs(p - a))[:4]
+                if not near:
+                    break
+                options.append(tuple(near))
+            else:
+                best: _Candidate | None = None
+                for combo in itertools.product(*options):
+                    if len(set(combo)) != len(combo):
+                        continue
+                    scored = self._score(pattern, combo, categories)
+                    if scored is not None and (best is None or scored[0] > best.score):
+                        best = _Candidate(pattern, combo, min(combo), max(combo), *scored)
+                if best is not None:
+                    yield best
+
+    def _score(self, pattern: _Pattern, combo: tuple[int, ...], categories: Sequence[int]):
+        """Score one alignment: ``(score, n_inserted, n_inversions)``, or ``None`` when it
+        cannot be the idiom."""
+        costs = self.costs
+        lo, hi = min(combo), max(combo)
+        used = set(combo)
+        cost = 0.0
+        # Slot budget: possessive/object/reflexive slots and articles absorb fitting fillers.
+        free_poss = sum(k == POSS for k in pattern.slot_kinds)
+        free_refl = sum(k == REFL for k in pattern.slot_kinds)
+        free_any = sum(k in (OBJ, GAP) for k in pattern.slot_kinds) * costs.slot_capacity
+        free_det = pattern.articles + free_poss
+        n_content = 0
+        n_inserted = 0
+        for i in range(lo + 1, hi):
+            if i in used:
+                continue
+            cat = categories[i]
+            if cat == C_STOP:
+                return None
+            if cat == C_POSS and free_poss:
+                free_poss -= 1
+                free_det -= 1
+                continue
+            if cat == C_REFL and free_refl:
+                free_refl -= 1
+                continue
+            if cat == C_DET and free_det:
+                free_det -= 1
+                continue
+            if free_any and cat != C_COMMA:
+                free_any -= 1
+                continue
+            n_inserted += 1
+            if cat in (C_DET, C_POSS, C_REFL):
+                cost += costs.function_word
+            elif cat == C_AUX:
+                cost += costs.auxiliary
+            elif cat == C_COMMA:
+                cost += costs.comma
+            elif cat == C_CONJ:
+                cost += costs.conjunction
+            else:
+                n_content += 1
+                cost += costs.content_word * n_content
+        if n_inserted > costs.max_inserted:
+            return None
+        # Unfilled internal possessive/reflexive slots ("pour heart out").
+        if pattern.internal_slots:
+            missing = sum(k == POSS for k in pattern.internal_slots) - (
+                sum(k == POSS for k in pattern.slot_kinds) - free_poss
+            )
+            missing += sum(k == REFL for k in pattern.internal_slots) - (
+                sum(k == REFL for k in pattern.slot_kinds) - free_refl
+            )
+            cost += costs.empty_slot * max(0, missing)
+        # Order: every reversed pair of required words costs.
+        required = pattern.required
+        n_inversions = 0
+        for x in range(len(combo)):
+            for y in range(x + 1, len(combo)):
+                if combo[x] > combo[y]:
+                    n_inversions += 1
+                    shift = required[x] in PARTICLES or required[y] in PARTICLES
+                    cost += costs.particle_shift if shift else costs.inversion
+        return max(0.0, 1.0 - cost), n_inserted, n_inversions
+
+    def _span(self, cand: _Candidate, text: str, tokens: Sequence[Token]) -> Span:
+        entry = self.lexicon[cand.pattern.entry_index]
+        start, end = tokens[cand.lo].start, tokens[cand.hi].end
+        return Span(
+            start=start,
+            end=end,
+            text=text[start:end],
+            idiom=entry.idiom,
+            idiom_id=entry.id,
+            match_score=round(cand.rank if self._scorer is not None else cand.score, 4),
+            alignment_score=round(cand.score, 4),
+            component=NAME,
+            token_offsets=[(tokens[p].start, tokens[p].end) for p in sorted(cand.positions)],
+        )
+
+
+def _category(token: Token) -> int:
+    norm = token.norm
+    if not (norm[:1].isalnum() or norm == "'s"):
+        if norm in _STOP_PUNCT:
+            return C_STOP
+        if norm in (",", "-", "–", "—"):
+            return C_COMMA
+        return C_PUNCT
+    if norm in POSSESSIVES:
+        return C_POSS
+    if norm in REFLEXIVES:
+        return C_REFL
+    if norm in DETERMINERS:
+        return C_DET
+    if norm in AUXILIARIES:
+        return C_AUX
+    if norm in CONJUNCTIONS:
+        return C_CONJ
+    return C_WORD
+
+
+def _drop_overlaps(ranked: list[_Candidate]) -> list[_Candidate]:
+    """Keep candidates in rank order, skipping any whose span overlaps a kept one."""
+    kept: list[_Candidate] = []
+    for cand in ranked:
+        if all(cand.hi < k.lo or cand.lo > k.hi for k in kept):
+            kept.append(cand)
+    return kept
+
+
+@register_matcher(NAME)
+def make_lexicon_matcher(lexicon: Lexicon, **params) -> LexiconMatcher:
+    return LexiconMatcher(lexicon, **params)

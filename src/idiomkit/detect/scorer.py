@@ -1,0 +1,138 @@
+"""Rank and prune lexicon-match candidates with a small calibrated model.
+
+A lexicon match says the words are there; it does not say that this is the idiom the text
+means ("at work" and "find out" are SLIDE idioms that occur in many sentences as plain words).
+:class:`CandidateScorer` turns generic, lexicon-independent features of a candidate (alignment
+score, how many and how common its words are, whether it sits inside a longer candidate …)
+into a probability that it is the idiom meant. Its weights are a logistic regression
+calibrated on IDEM train (see ``finder_scorer.md`` beside the weights for the card and the
+command that rebuilds it); no feature names a particular idiom, so it carries over to idioms
+that IDEM never saw.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from ..errors import ConfigError
+from .variants import AUXILIARIES, FUNCTION_WORDS
+
+FEATURES = (
+    "alignment_score", "n_words", "light_fraction", "all_light", "rarest_word", "mean_word",
+    "has_definition", "inside_other", "contains_other", "overlaps_other", "n_inserted",
+    "inverted", "log_candidates", "has_slot", "best_in_group", "span_tokens", "exact_words",
+    "articles_match",
+)
+#: very common verbs and words that make a phrase compositional more often than not
+LIGHT_WORDS = FUNCTION_WORDS | AUXILIARIES | frozenset(
+    {"go", "get", "make", "take", "come", "give", "know", "think", "look", "find", "say",
+     "see", "want", "put", "keep", "let", "tell", "turn", "work", "time", "thing", "way",
+     "day", "good", "right", "end", "set", "well", "i", "me", "it", "'d", "'ll", "'s",
+     "used", "like", "better", "sure", "now", "all", "about"}
+)
+BUNDLED_SCORER = "finder_scorer.json"
+
+
+@dataclass
+class LexiconStats:
+    """Per-lexicon facts the features need: how many idioms use each word, definitions."""
+
+    word_idioms: dict[str, int]
+    has_definition: list[bool]
+
+
+def candidate_features(
+    cands: Sequence, stats: LexiconStats, norms: Sequence[str]
+) -> list[list[float]]:
+    """One feature row per candidate (order of :data:`FEATURES`), given its neighbours and
+    the normalised tokens of the text."""
+    rows = []
+    n = len(cands)
+    for cand in cands:
+        words = set(cand.pattern.required)
+        counts = [stats.word_idioms.get(w, 1) for w in words]
+        light = sum(w in LIGHT_WORDS for w in words) / len(words)
+        inside = contains = overlaps = 0.0
+        best = 1.0
+        for other in cands:
+            if other is cand or other.hi < cand.lo or other.lo > cand.hi:
+                continue
+            if other.score > cand.score:
+                best = 0.0
+            mine, theirs = set(cand.positions), set(other.positions)
+            if mine < theirs or (mine == theirs and len(words) < len(set(other.pattern.required))):
+                inside = 1.0
+            elif theirs < mine or (mine == theirs and len(words) > len(set(other.pattern.required))):
+                contains = 1.0
+            else:
+                overlaps = 1.0
+        rows.append([
+            cand.score, float(min(len(words), 5)), light, float(light == 1.0),
+            math.log1p(min(counts)), sum(math.log1p(c) for c in counts) / len(counts),
+            float(stats.has_definition[cand.pattern.entry_index]), inside, contains, overlaps,
+            float(min(cand.n_inserted, 5)), float(cand.n_inversions > 0), math.log(n),
+            float(cand.pattern.n_slots > 0), best, float(min(cand.hi - cand.lo + 1, 10)),
+            _exact_words(cand, norms), _articles_match(cand, norms),
+        ])
+    return rows
+
+
+def _exact_words(cand, norms: Sequence[str]) -> float:
+    """Share of the idiom's words written exactly as in the dictionary form ("big boy" vs
+    "big boys" for the text "a big boy")."""
+    same = sum(norms[p] == key for p, key in zip(cand.positions, cand.pattern.required))
+    return same / len(cand.positions)
+
+
+def _articles_match(cand, norms: Sequence[str]) -> float:
+    """1 when the idiom's articles appear as written in or just before the match ("draw the
+    line" vs "draw a line"), 0.5 when the idiom has none."""
+    articles = [key for kind, key in cand.pattern.items if kind == "art"]
+    if not articles:
+        return 0.5
+    window = set(norms[max(0, cand.lo - 1):cand.hi + 1])
+    return float(all(a in window for a in articles))
+
+
+class CandidateScorer:
+    """Logistic regression over standardised :data:`FEATURES` (weights in a JSON file)."""
+
+    def __init__(self, params: dict) -> None:
+        if tuple(params.get("features", ())) != FEATURES:
+            raise ConfigError(
+                "E406", "The candidate scorer file was made for other features; rebuild it with "
+                "`idiomkit lexicon calibrate`."
+            )
+        self.params = params
+        self.mean = params["mean"]
+        self.scale = params["scale"]
+        self.coef = params["coef"]
+        self.intercept = params["intercept"]
+        self.min_confidence = params["min_confidence"]
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> CandidateScorer:
+        path = Path(path) if path else Path(
+            str(resources.files("idiomkit.detect") / "data" / BUNDLED_SCORER)
+        )
+        if not path.is_file():
+            raise ConfigError(
+                "E407", f"Candidate scorer file '{path}' does not exist; rebuild it with "
+                "`idiomkit lexicon calibrate` or pass scorer=None."
+            )
+        with open(path, encoding="utf-8") as handle:
+            return cls(json.load(handle))
+
+    def predict(self, rows: Sequence[Sequence[float]]) -> list[float]:
+        out = []
+        for row in rows:
+            z = self.intercept
+            for x, m, s, w in zip(row, self.mean, self.scale, self.coef):
+                z += w * (x - m) / s
+            out.append(1.0 / (1.0 + math.exp(-z)))
+        return out

@@ -1,0 +1,94 @@
+"""Word forms and slot words: what an idiom's written form may look like in running text.
+
+Inflections come from lemminflect (every lemma of a word, every part of speech), so "spill"
+also finds "spilt" and "spilling", and "spilt milk" finds "spilled milk". Closed-class words
+(prepositions, particles, pronouns…) match only themselves.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import lemminflect
+
+ARTICLES = frozenset({"a", "an", "the"})
+DETERMINERS = ARTICLES | frozenset(
+    {"this", "that", "these", "those", "some", "any", "no", "every", "each", "another",
+     "such", "what", "which", "whose", "all", "both", "either", "neither", "much", "many",
+     "more", "most", "few", "several", "one"}
+)
+POSSESSIVES = frozenset(
+    {"my", "your", "his", "her", "its", "our", "their", "thy", "one's", "'s", "whose"}
+)
+OBJECT_PRONOUNS = frozenset({"me", "you", "him", "her", "it", "us", "them", "one"})
+SUBJECT_PRONOUNS = frozenset({"i", "you", "he", "she", "it", "we", "they"})
+REFLEXIVES = frozenset(
+    {"myself", "yourself", "himself", "herself", "itself", "oneself", "ourselves",
+     "yourselves", "themselves", "themself"}
+)
+AUXILIARIES = frozenset(
+    {"be", "is", "are", "was", "were", "been", "being", "am", "get", "got", "gets", "gotten",
+     "getting", "have", "has", "had", "having", "will", "would", "shall", "should", "can",
+     "could", "may", "might", "must", "do", "does", "did", "not", "never"}
+)
+#: words that mark a clause boundary when they sit between an idiom's words
+CONJUNCTIONS = frozenset({"and", "or", "but", "because", "while", "when", "if", "although",
+                          "though", "since", "so", "then", "whereas", "until", "after"})
+#: particles of phrasal verbs, which move ("pour one's heart out" / "pour out one's heart")
+PARTICLES = frozenset({"out", "up", "down", "off", "in", "on", "away", "back", "over",
+                       "around", "round", "through", "about", "along", "aside", "apart",
+                       "together", "by", "forward", "ahead"})
+#: slot words in dictionary forms of idioms
+SOMEONE = frozenset({"someone", "somebody", "something", "sb", "sth", "somewhere", "anyone"})
+ONE = frozenset({"one"}) | SOMEONE
+FUNCTION_WORDS = (
+    DETERMINERS | POSSESSIVES | OBJECT_PRONOUNS | SUBJECT_PRONOUNS | REFLEXIVES | PARTICLES
+    | CONJUNCTIONS
+    | frozenset({"of", "to", "for", "with", "at", "from", "into", "onto", "upon", "under",
+                 "against", "between", "without", "within", "like", "than", "as", "not", "nor",
+                 "yet", "there", "here", "how", "who", "whom", "where", "why", "very", "too",
+                 "just", "only", "even", "still", "ever", "off", "per", "via", "n't"})
+)
+#: particles that are also verbs ("she backed out", "they rounded up")
+_VERBAL_PARTICLES = frozenset({"back", "round", "down", "out", "up"})
+#: "step into the limelight" realises "in the limelight"
+_PREPOSITION_VARIANTS = {"in": {"into"}, "on": {"onto", "upon"}}
+_EXTRA_FORMS = {
+    "be": ("am", "is", "are", "was", "were", "been", "being", "be", "'s", "'re", "'m"),
+    "have": ("have", "has", "had", "having", "'ve", "'s", "'d"),
+    "will": ("will", "'ll", "wo"),
+    "would": ("would", "'d"),
+    "not": ("not", "n't", "no"),
+    "can": ("can", "ca", "could"),
+}
+
+
+@lru_cache(maxsize=None)
+def word_forms(word: str) -> frozenset[str]:
+    """All surface forms (lower case) that count as ``word`` in text.
+
+    >>> sorted(word_forms("spill"))
+    ['spill', 'spilled', 'spilling', 'spills', 'spilt']
+    >>> sorted(word_forms("in"))
+    ['in']
+    """
+    word = word.lower()
+    if word in FUNCTION_WORDS and word not in AUXILIARIES and word not in _VERBAL_PARTICLES:
+        return frozenset({word} | _PREPOSITION_VARIANTS.get(word, set()))
+    forms = {word}
+    lemmas = {word}
+    for values in lemminflect.getAllLemmas(word).values():
+        lemmas.update(values)
+    for lemma in lemmas:
+        for values in lemminflect.getAllInflections(lemma).values():
+            forms.update(values)
+        if lemma in _EXTRA_FORMS:
+            forms.update(_EXTRA_FORMS[lemma])
+    if word in _EXTRA_FORMS:
+        forms.update(_EXTRA_FORMS[word])
+    if len(forms) == 1 and word.isalpha():
+        # Unknown to lemminflect ("pleaser", "cop"): regular noun and verb endings.
+        for upos in ("NOUN", "VERB"):
+            for values in lemminflect.getAllInflectionsOOV(word, upos).values():
+                forms.update(values)
+    return frozenset(f.lower() for f in forms)

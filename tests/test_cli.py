@@ -1,0 +1,203 @@
+"""The ``idiomkit`` command line, through typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from idiomkit import __version__
+from idiomkit.cli.app import app
+
+runner = CliRunner()
+SENTENCE = "He poured out his whole heart to a friend."
+
+
+def invoke(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_version():
+    result = invoke("--version")
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"idiomkit {__version__}"
+
+
+def test_help_lists_commands_and_exit_codes():
+    result = invoke("--help")
+    assert result.exit_code == 0
+    for word in ("find", "lexicon", "Exit codes", "some records failed"):
+        assert word in result.stdout
+
+
+def test_find_prints_document_json():
+    result = invoke("find", SENTENCE)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["text"] == SENTENCE and doc["version"] == 1
+    assert "pour one's heart out" in [span["idiom"] for span in doc["idioms"]]
+    span = next(s for s in doc["idioms"] if s["idiom"] == "pour one's heart out")
+    assert SENTENCE[span["start"]:span["end"]] == span["text"]
+    assert result.stdout.startswith('{\n  "text"')  # indent 2
+
+
+def test_find_reads_stdin_for_dash():
+    result = invoke("find", "-", input=SENTENCE + "\n")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["text"] == SENTENCE
+    assert "pour one's heart out" in [span["idiom"] for span in doc["idioms"]]
+
+
+def test_find_pretty_prints_a_table():
+    result = invoke("find", "--pretty", SENTENCE)
+    assert result.exit_code == 0, result.output
+    for word in ("idiom", "matched text", "offsets", "score", "definition", "pour one's"):
+        assert word in result.stdout
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(result.stdout)
+
+
+def test_find_empty_text_is_an_input_error():
+    result = invoke("find", "   ")
+    assert result.exit_code == 2
+    assert "error: [E101]" in result.stderr
+
+
+def test_find_needs_text_or_input():
+    assert invoke("find").exit_code == 2
+    assert invoke("find", "x", "--input", "in.txt").exit_code == 2
+
+
+def test_unknown_method_is_a_config_error():
+    result = invoke("find", SENTENCE, "--method", "nope")
+    assert result.exit_code == 3
+    assert "error: [E402]" in result.stderr and "idem-rules" in result.stderr
+
+
+def test_batch_txt_writes_one_record_per_line_and_exit_code_1_on_errors(tmp_path):
+    src = tmp_path / "in.txt"
+    src.write_bytes(SENTENCE.encode() + b"\n\ncaf\xe9\nShe spilled the beans.\n")
+    out = tmp_path / "out.jsonl"
+    result = invoke("find", "--input", str(src), "--output", str(out), "--no-progress")
+    assert result.exit_code == 1, result.output
+    rows = read_jsonl(out)
+    assert [row["id"] for row in rows] == [1, 2, 3, 4]
+    assert "pour one's heart out" in [s["idiom"] for s in rows[0]["idioms"]]
+    assert rows[1]["error"]["code"] == "E101" and rows[1]["line"] == 2
+    assert rows[2]["error"]["code"] == "E105"
+    assert "spill the beans" in [s["idiom"] for s in rows[3]["idioms"]]
+    assert "4 records" in result.stderr and "2 failed" in result.stderr
+
+
+def test_batch_jsonl_and_csv_succeed_with_exit_code_0(tmp_path):
+    jsonl = tmp_path / "in.jsonl"
+    jsonl.write_text(json.dumps({"id": "a", "text": SENTENCE}) + "\n", encoding="utf-8")
+    csv_file = tmp_path / "in.csv"
+    csv_file.write_text(f'id,sentence\nb,"{SENTENCE}"\n', encoding="utf-8")
+    out1, out2 = tmp_path / "out1.jsonl", tmp_path / "out2.jsonl"
+    assert invoke("find", "-i", str(jsonl), "-o", str(out1)).exit_code == 0
+    result = invoke("find", "-i", str(csv_file), "-o", str(out2), "--text-column", "sentence")
+    assert result.exit_code == 0, result.output
+    one, two = read_jsonl(out1)[0], read_jsonl(out2)[0]
+    assert (one["id"], two["id"]) == ("a", "b")
+    assert one["idioms"] == two["idioms"]
+
+
+def test_batch_to_stdout_and_input_format(tmp_path):
+    src = tmp_path / "corpus.dat"
+    src.write_text(SENTENCE + "\n", encoding="utf-8")
+    result = invoke("find", "--input", str(src), "--input-format", "txt")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout.splitlines()[0])["id"] == 1
+
+
+def test_batch_resume_appends_the_rest(tmp_path):
+    src = tmp_path / "in.txt"
+    src.write_text("".join(f"{SENTENCE} ({i})\n" for i in range(5)), encoding="utf-8")
+    full, part = tmp_path / "full.jsonl", tmp_path / "part.jsonl"
+    assert invoke("find", "-i", str(src), "-o", str(full)).exit_code == 0
+    lines = full.read_bytes().splitlines(keepends=True)
+    part.write_bytes(b"".join(lines[:2]) + lines[2][:10])
+    result = invoke("find", "-i", str(src), "-o", str(part), "--resume")
+    assert result.exit_code == 0, result.output
+    assert part.read_bytes() == full.read_bytes()
+    assert "2 already done" in result.stderr
+
+
+def test_missing_input_file(tmp_path):
+    out = tmp_path / "out.jsonl"
+    result = invoke("find", "--input", str(tmp_path / "missing.txt"), "--output", str(out))
+    assert result.exit_code in (2, 3)
+    assert "error: [E103]" in result.stderr and "missing.txt" in result.stderr
+    assert not out.exists()
+
+
+def test_lexicon_with_an_empty_idiom_names_file_and_line(tmp_path):
+    lexicon = tmp_path / "mine.csv"
+    lexicon.write_text("idiom,definition\nspill the beans,tell\n,no idiom here\n", encoding="utf-8")
+    result = invoke("find", SENTENCE, "--lexicon", str(lexicon))
+    assert result.exit_code == 3
+    assert "error: [E206]" in result.stderr
+    assert "mine.csv, line 3" in result.stderr and "empty" in result.stderr
+
+
+def test_user_lexicon_is_used(tmp_path):
+    lexicon = tmp_path / "mine.jsonl"
+    lexicon.write_text(
+        json.dumps({"idiom": "spill the beans", "definition": "To tell a secret."}) + "\n",
+        encoding="utf-8",
+    )
+    result = invoke("find", "She spilled the beans.", "--lexicon", str(lexicon))
+    assert result.exit_code == 0, result.output
+    spans = json.loads(result.stdout)["idioms"]
+    assert [s["idiom"] for s in spans] == ["spill the beans"]
+    assert spans[0]["definition"] == "To tell a secret."
+
+
+def test_lexicon_info():
+    result = invoke("lexicon", "info")
+    assert result.exit_code == 0, result.output
+    for word in ("entries", "with definition", "SLIDE", "CC BY-SA"):
+        assert word in result.stdout
+
+
+def test_lexicon_info_json_for_a_user_lexicon(tmp_path):
+    lexicon = tmp_path / "mine.csv"
+    lexicon.write_text("idiom,definition\nspill the beans,tell\nbreak a leg,\n", encoding="utf-8")
+    result = invoke("lexicon", "info", "--lexicon", str(lexicon), "--json")
+    assert result.exit_code == 0, result.output
+    info = json.loads(result.stdout)
+    assert (info["name"], info["entries"], info["with_definition"]) == ("mine", 2, 1)
+    assert info["sources"] == {"mine.csv": 2}
+
+
+def test_lexicon_build_without_data_is_a_data_error(tmp_path):
+    result = invoke("lexicon", "build", "--data-dir", str(tmp_path / "nowhere"),
+                    "--output", str(tmp_path / "lex.jsonl"))
+    assert result.exit_code == 3
+    assert "error: [E301]" in result.stderr
+
+
+@pytest.mark.data
+def test_lexicon_build_writes_the_lexicon(tmp_path):
+    from idiomkit.datasets import resolve_data_dir
+    from idiomkit.errors import DataError
+
+    try:
+        root = resolve_data_dir()
+    except DataError as error:
+        pytest.skip(str(error))
+    if not (root / "slide").is_dir() or not (root / "idem").is_dir():
+        pytest.skip("needs the slide/ and idem/ datasets")
+    out = tmp_path / "lex.jsonl"
+    result = invoke("lexicon", "build", "--data-dir", str(root), "--output", str(out))
+    assert result.exit_code == 0, result.output
+    assert "entries" in result.stdout
+    assert len(out.read_text(encoding="utf-8").splitlines()) >= 5000
