@@ -294,7 +294,7 @@ def f_beta(gap_score: float, order_score: float, beta: float = BETA) -> float:
     """The weighted harmonic mean of the two scores (the order score weighs more for beta > 1).
 
     >>> f_beta(1.0, 1.0), f_beta(0.0, 0.0), round(f_beta(0.5, 1.0), 4)
-    (1.0, 0.0, 0.7439)
+    (1.0, 0.0, 0.7093)
     """
     if gap_score == 0.0 and order_score == 0.0:
         return 0.0

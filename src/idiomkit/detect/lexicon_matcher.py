@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+from functools import lru_cache
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -96,6 +97,7 @@ class _Pattern:
     slot_kinds: tuple[str, ...] = ()
     internal_slots: tuple[str, ...] = ()
     articles: int = 0
+    keyset: frozenset = frozenset()
 
 
 @dataclass
@@ -243,6 +245,7 @@ class LexiconMatcher:
                 range(len(pattern.required)),
                 key=lambda k: (key_idioms[pattern.required[k]], -len(pattern.required[k])),
             )
+            pattern.keyset = frozenset(pattern.required)
             index_[pattern.required[pattern.anchor]].append(pattern)
         self._form_to_keys = {form: tuple(sorted(keys)) for form, keys in form_to_keys.items()}
         self._index = dict(index_)
@@ -292,12 +295,16 @@ class LexiconMatcher:
                     positions[key].append(i)
         if not positions:
             return [], tokens
-        categories = [_category(t) for t in tokens]
+        present = positions.keys()
+        index = self._index
         best: dict[tuple[int, int, int], _Candidate] = {}
-        for key in positions:
-            for pattern in self._index.get(key, ()):
-                if not all(k in positions for k in pattern.required):
+        categories: list[int] | None = None
+        for key in present:
+            for pattern in index.get(key, ()):
+                if not pattern.keyset <= present:
                     continue
+                if categories is None:
+                    categories = [_category(t.norm) for t in tokens]
                 for cand in self._align(pattern, positions, tokens, categories):
                     ident = (pattern.entry_index, cand.lo, cand.hi)
                     old = best.get(ident)
@@ -324,10 +331,12 @@ class LexiconMatcher:
                 plist = positions[key]
                 lo = bisect.bisect_left(plist, a - window)
                 hi = bisect.bisect_right(plist, a + window)
-                near = sorted(plist[lo:hi], key=lambda p: abs(p - a))[:4]
+                near = plist[lo:hi]
                 if not near:
                     break
-                options.append(tuple(near))
+                if len(near) > 4:
+                    near = sorted(near, key=lambda p: abs(p - a))[:4]
+                options.append(near)
             else:
                 best: _Candidate | None = None
                 for combo in itertools.product(*options):
@@ -422,8 +431,8 @@ class LexiconMatcher:
         )
 
 
-def _category(token: Token) -> int:
-    norm = token.norm
+@lru_cache(maxsize=65536)
+def _category(norm: str) -> int:
     if not (norm[:1].isalnum() or norm == "'s"):
         if norm in _STOP_PUNCT:
             return C_STOP

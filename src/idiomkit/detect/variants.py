@@ -69,8 +69,10 @@ def word_forms(word: str) -> frozenset[str]:
 
     >>> sorted(word_forms("spill"))
     ['spill', 'spilled', 'spilling', 'spills', 'spilt']
-    >>> sorted(word_forms("in"))
-    ['in']
+    >>> sorted(word_forms("of"))
+    ['of']
+    >>> sorted(word_forms("in"))  # "step into the limelight"
+    ['in', 'into']
     """
     word = word.lower()
     if word in FUNCTION_WORDS and word not in AUXILIARIES and word not in _VERBAL_PARTICLES:

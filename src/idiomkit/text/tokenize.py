@@ -21,8 +21,11 @@ from typing import NamedTuple
 # Hyphens and dashes are separators that produce no token. Any other non-space character is a
 # one-character punctuation token.
 # "â\x80\x94" is a dash mis-decoded as Latin-1 (common in scraped and generated corpora).
-_TOKEN_RE = re.compile(
-    r"â[\x80-\x9f][\x80-\xbf]?|(?:[^\W_â]|â(?![\x80-\x9f]))+(?:['’][^\W_]+)*|['’]|[^\w\s\-‐‑‒–—―]"
+_TOKEN_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|['’]|[^\w\s\-‐‑‒–—―]")
+# The slower pattern, used only when a text contains such mis-decoded dashes.
+_MOJIBAKE_TOKEN_RE = re.compile(
+    r"â[\x80-\x9f][\x80-\xbf]?|(?:[^\W_â]|â(?![\x80-\x9f]))+(?:['’][^\W_]+)*|['’]"
+    r"|[^\w\s\-‐‑‒–—―]"
 )
 _CLITIC_RE = re.compile(r"^(.+?)(['’](?:s|re|ll|ve|d|m))$", re.IGNORECASE)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'"})
@@ -47,37 +50,41 @@ def tokenize(text: str) -> list[Token]:
     """Split ``text`` into tokens with character offsets (see module docstring)."""
     tokens: list[Token] = []
     append = tokens.append
-    for m in _TOKEN_RE.finditer(text):
+    regex = _MOJIBAKE_TOKEN_RE if "â" in text else _TOKEN_RE
+    for m in regex.finditer(text):
         piece = m.group()
-        start = m.start()
-        if len(piece) == 6 and piece.lower() == "cannot":
+        start, end = m.span()
+        lower = piece.lower()
+        if "'" not in lower and "’" not in lower and lower != "cannot" and lower[0] != "â":
+            append(Token(piece, lower, start, end))
+        elif lower[0] == "â" and len(piece) > 1 and "\x80" <= piece[1] <= "\x9f":
+            append(Token(piece, "—", start, end))
+        elif lower == "cannot":
             append(Token(piece[:3], "can", start, start + 3))
-            append(Token(piece[3:], "not", start + 3, m.end()))
-        elif len(piece) > 2 and ("'" in piece or "’" in piece):
-            lower = piece.lower().translate(_APOSTROPHES)
+            append(Token(piece[3:], "not", start + 3, end))
+        elif len(piece) > 2:
+            lower = lower.translate(_APOSTROPHES)
             if lower.endswith("n't") and len(lower) > 3:
                 stem = lower[:-3]
                 cut = len(piece) - 3
                 append(Token(piece[:cut], _NEGATED_STEMS.get(stem, stem), start, start + cut))
-                append(Token(piece[cut:], "not", start + cut, m.end()))
+                append(Token(piece[cut:], "not", start + cut, end))
                 continue
             clitic = _CLITIC_RE.match(lower)
             if clitic:
                 cut = len(clitic.group(1))
                 ending = clitic.group(2)
                 append(Token(piece[:cut], lower[:cut], start, start + cut))
-                append(Token(piece[cut:], _CLITIC_NORMS.get(ending, ending), start + cut, m.end()))
+                append(Token(piece[cut:], _CLITIC_NORMS.get(ending, ending), start + cut, end))
                 continue
-            append(Token(piece, lower, start, m.end()))
+            append(Token(piece, lower, start, end))
         elif piece in ("'", "’"):
             # A bare apostrophe right after a word ending in "s" is a plural possessive.
             prev = tokens[-1] if tokens else None
             if prev is not None and prev.end == start and prev.norm.endswith("s"):
-                append(Token(piece, "'s", start, m.end()))
+                append(Token(piece, "'s", start, end))
             else:
-                append(Token(piece, "'", start, m.end()))
-        elif piece[:1] == "â" and len(piece) > 1 and "\x80" <= piece[1] <= "\x9f":
-            append(Token(piece, "—", start, m.end()))
+                append(Token(piece, "'", start, end))
         else:
-            append(Token(piece, piece.lower(), start, m.end()))
+            append(Token(piece, lower.translate(_APOSTROPHES), start, end))
     return tokens
