@@ -26,9 +26,10 @@ class Span:
     text: str
     idiom: str = ""
     idiom_id: str = ""
-    match_score: float = 0.0
     #: how closely the text follows the idiom's dictionary form (1 = exactly)
-    alignment_score: float | None = None
+    match_score: float = 0.0
+    #: the finder's probability that this is the idiom the text means (its ranking key)
+    confidence: float | None = None
     p_figurative: float | None = None
     label: str | None = None
     definition: str | None = None

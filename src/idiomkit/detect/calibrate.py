@@ -17,7 +17,12 @@ from pathlib import Path
 from ..datasets.paths import checksum, dataset_file, resolve_data_dir
 from ..errors import MissingDependencyError
 from ..lexicon import load_lexicon
-from .lexicon_matcher import LexiconMatcher, _drop_overlaps
+from .lexicon_matcher import (
+    LexiconMatcher,
+    _drop_contained,
+    _drop_light_overlaps,
+    _drop_overlaps,
+)
 from .scorer import FEATURES, candidate_features
 
 SEED = 0
@@ -47,6 +52,8 @@ def calibrate(output: str | Path, data_dir: str | Path | None = None, *, progres
     sentences = []  # (candidates, features, labels)
     for row in tqdm(rows, desc="candidates", disable=not progress):
         cands, tokens = matcher.candidates(row["sentence"])
+        # as LexiconMatcher.match does before scoring
+        cands = _drop_light_overlaps(_drop_contained(cands))
         gold = row["idiom"].strip().lower()
         labels = [lexicon[c.pattern.entry_index].idiom.lower() == gold for c in cands]
         norms = [t.norm for t in tokens]

@@ -58,6 +58,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from ..document import Span
 from ..errors import LexiconError, check_param
@@ -66,6 +67,7 @@ from .base import register_matcher
 from .wordnet_setup import ensure_wordnet
 
 NAME = "idiomkit.idem_rules.v1"
+T = TypeVar("T")
 #: the paper's weight of the order score (section 5.1)
 BETA = 1.2
 #: an idiom is found when its F-beta score is above this (section 5.1)
@@ -219,6 +221,12 @@ def read_lemmatized_csv(path: str | Path) -> dict[str, str]:
 # -- scores ----------------------------------------------------------------------------------
 
 
+def _pairs(items: Sequence[T]) -> list[tuple[T, T]]:
+    """Consecutive pairs: ``[a, b, c]`` → ``[(a, b), (b, c)]``."""
+    items = list(items)
+    return list(zip(items[:-1], items[1:], strict=True))
+
+
 def token_gap_score(idiom_words: Sequence[str], sentence_words: Sequence[str]) -> float:
     """Token gap score ``tg``: 1 − (gaps between the idiom's words) / (non-idiom words).
 
@@ -228,7 +236,7 @@ def token_gap_score(idiom_words: Sequence[str], sentence_words: Sequence[str]) -
     fewer than twice its count in the idiom; the kept gaps are summed. A sentence with no
     non-idiom word scores 1.0.
 
-    >>> token_gap_score(["quick", "fix"], "the broken car wa a quick fix for me".split())
+    >>> token_gap_score(["quick", "fix"], "the break car be a quick fix for me".split())
     1.0
     >>> token_gap_score(["quick", "fix"], "quick i need someone for a fix".split())
     0.0
@@ -248,7 +256,7 @@ def token_gap_score(idiom_words: Sequence[str], sentence_words: Sequence[str]) -
             gap += 1
     bigrams = [
         (first, second_gap, second)
-        for (first, _), (second, second_gap) in zip(recorded, recorded[1:])
+        for (first, _), (second, second_gap) in _pairs(recorded)
         if first != second
     ]
     bigrams.sort(key=lambda bigram: bigram[1])  # stable, as list.sort in the released code
@@ -280,10 +288,10 @@ def token_order_score(idiom_words: Sequence[str], sentence_words: Sequence[str])
     """
     idiom_set = set(idiom_words)
     seen = [word for word in sentence_words if word in idiom_set]
-    sentence_bigrams = set(zip(seen, seen[1:]))
+    sentence_bigrams = set(_pairs(seen))
     if not sentence_bigrams:
         return 0.0
-    idiom_bigrams = list(zip(idiom_words, idiom_words[1:]))
+    idiom_bigrams = _pairs(idiom_words)
     if not idiom_bigrams:
         return 0.0
     hits = sum(1 for bigram in idiom_bigrams if bigram in sentence_bigrams)
@@ -314,7 +322,9 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return (lo, hi) if lo < hi else (start, end)
 
 
-def sentence_tokens(text: str, legacy_morphy: bool = True) -> tuple[list[str], list[tuple[int, int]]]:
+def sentence_tokens(
+    text: str, legacy_morphy: bool = True
+) -> tuple[list[str], list[tuple[int, int]]]:
     """The lemmatised sentence words (``lemmatize_sentence(text).split()``) and, for each, the
     character offsets of the text it came from (see the module docstring, "Spans")."""
     words: list[str] = []
@@ -326,7 +336,7 @@ def sentence_tokens(text: str, legacy_morphy: bool = True) -> tuple[list[str], l
         start = m.start()
         pieces = []
         for piece in re.finditer(r"[^-]+", m.group()):
-            if _NON_ALNUM_RE.sub("", _SELF_RE.sub("self", piece.group())):
+            if _NON_ALNUM_RE.sub("", piece.group()):
                 pieces.append(_trim(text, start + piece.start(), start + piece.end()))
         if len(pieces) != len(tokens):
             pieces = [_trim(text, m.start(), m.end())] * len(tokens)
@@ -341,7 +351,7 @@ def _tightest_group(idiom_words: Sequence[str], words: Sequence[str]) -> list[in
     available = Counter(w for w in words if w in idiom_set)
     need = {w: min(c, available[w]) for w, c in Counter(idiom_words).items()}
     positions = [i for i, w in enumerate(words) if w in idiom_set]
-    bigrams = set(zip(idiom_words, idiom_words[1:]))
+    bigrams = set(_pairs(idiom_words))
     best: tuple[int, int, int] | None = None
     best_group: list[int] = []
     for a, first in enumerate(positions):
@@ -351,7 +361,7 @@ def _tightest_group(idiom_words: Sequence[str], words: Sequence[str]) -> list[in
             if all(have[w] >= n for w, n in need.items()):
                 group = positions[a : b + 1]
                 seq = [words[i] for i in group]
-                in_order = sum(1 for pair in zip(seq, seq[1:]) if pair in bigrams)
+                in_order = sum(1 for pair in _pairs(seq) if pair in bigrams)
                 key = (positions[b] - first, -in_order, first)
                 if best is None or key < best:
                     best, best_group = key, group
@@ -482,8 +492,8 @@ class IdemRulesMatcher:
         for index, idiom_words in self.candidates(words):
             _, _, score = self.score(idiom_words, words)
             if score > self.threshold:
-                found.append((score, len(idiom_words), self._span(index, idiom_words, score,
-                                                                  text, words, offsets)))
+                span = self._span(index, idiom_words, score, text, words, offsets)
+                found.append((score, len(idiom_words), span))
         found.sort(key=lambda item: (-item[0], -item[1]))
         return [span for _, _, span in found]
 

@@ -37,12 +37,13 @@ from ..errors import check_param
 from ..lexicon import Lexicon
 from ..text import Token, tokenize
 from .base import register_matcher
-from .scorer import CandidateScorer, LexiconStats, candidate_features
+from .scorer import LIGHT_WORDS, CandidateScorer, LexiconStats, candidate_features
 from .variants import (
     ARTICLES,
     AUXILIARIES,
     CONJUNCTIONS,
     DETERMINERS,
+    FUNCTION_WORDS,
     ONE,
     PARTICLES,
     POSSESSIVES,
@@ -56,7 +57,8 @@ NAME = "idiomkit.lexicon_matcher.v1"
 # Item kinds in a compiled pattern.
 WORD, ART, POSS, OBJ, REFL, GAP = "word", "art", "poss", "obj", "refl", "gap"
 # Token categories in a text.
-C_WORD, C_DET, C_POSS, C_REFL, C_AUX, C_CONJ, C_COMMA, C_STOP, C_PUNCT = range(9)
+C_WORD, C_DET, C_POSS, C_REFL, C_AUX, C_CONJ, C_COMMA, C_STOP, C_PUNCT, C_ADV, C_REL = range(11)
+_RELATIVES = frozenset({"that", "which", "who", "whom"})
 _STOP_PUNCT = frozenset(".!?;:()[]{}\"“”«»")
 
 
@@ -70,17 +72,19 @@ class MatchCosts:
     auxiliary: float = 0.03
     #: the n-th inserted content word costs ``content_word * n``: one adjective is cheap, many
     #: words mean the idiom's words only co-occur
-    content_word: float = 0.05
+    content_word: float = 0.07
+    #: an inserted adverb in -ly ("the tables had *finally* turned")
+    adverb: float = 0.03
     #: a comma or dash between the words
     comma: float = 0.15
-    #: a conjunction between the words
-    conjunction: float = 0.12
+    #: a conjunction between the words (a clause or list boundary)
+    conjunction: float = 0.25
     #: a pair of required words in reverse order, when one of them is a particle
     particle_shift: float = 0.04
     #: any other pair in reverse order (passive, fronting)
-    inversion: float = 0.12
+    inversion: float = 0.10
     #: an internal possessive/reflexive slot with no filler
-    empty_slot: float = 0.04
+    empty_slot: float = 0.08
     #: most tokens a slot absorbs for free
     slot_capacity: int = 3
     #: most inserted tokens beyond what slots absorb
@@ -98,6 +102,8 @@ class _Pattern:
     internal_slots: tuple[str, ...] = ()
     articles: int = 0
     keyset: frozenset = frozenset()
+    #: a hyphenated compound ("heart-breaking"): its words must be adjacent and in order
+    compound: bool = False
 
 
 @dataclass
@@ -170,7 +176,7 @@ class LexiconMatcher:
     - ``length_bonus``: rank bonus per required word beyond the first;
     - ``costs``: a :class:`MatchCosts`;
     - ``scorer``: ``"default"`` ranks and prunes candidates with the bundled calibrated
-      :class:`~idiomkit.detect.scorer.CandidateScorer` (``match_score`` is then its
+      :class:`~idiomkit.detect.scorer.CandidateScorer` (each span's ``confidence`` is its
       probability that the candidate is the idiom meant); a path loads another; ``None``
       ranks by alignment score plus ``length_bonus`` and keeps all above ``threshold``.
     """
@@ -181,7 +187,7 @@ class LexiconMatcher:
         self,
         lexicon: Lexicon,
         *,
-        threshold: float = 0.75,
+        threshold: float = 0.8,
         keep_nested: bool = False,
         include_filtered: bool = False,
         length_bonus: float = 0.04,
@@ -228,6 +234,7 @@ class LexiconMatcher:
                         slot_kinds=tuple(k for k, _ in items if k in (POSS, OBJ, REFL, GAP)),
                         internal_slots=internal,
                         articles=sum(kind == ART for kind, _ in items),
+                        compound="-" in entry.idiom and " " not in entry.idiom.strip(),
                     )
                 )
         # Map every surface form to the idiom words it realises.
@@ -263,14 +270,14 @@ class LexiconMatcher:
     def match(self, text: str) -> list[Span]:
         """Return the idioms in ``text``, best first (see the module docstring)."""
         kept, tokens = self.candidates(text)
+        if not self.keep_nested:
+            kept = _drop_light_overlaps(_drop_contained(kept))
         if self._scorer is not None and kept:
             features = candidate_features(kept, self._lexicon_stats, [t.norm for t in tokens])
             for cand, prob in zip(kept, self._scorer.predict(features)):
                 cand.rank = prob
             kept.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
-            # The best candidate always stays (the lexicon says these words can be this idiom);
-            # the others must be likely enough on their own.
-            kept = kept[:1] + [c for c in kept[1:] if c.rank >= self._scorer.min_confidence]
+            kept = self._prune(kept, tokens)
         else:
             for cand in kept:
                 cand.rank = cand.score + self.length_bonus * (len(set(cand.pattern.required)) - 1)
@@ -278,6 +285,29 @@ class LexiconMatcher:
         if not self.keep_nested:
             kept = _drop_overlaps(kept)
         return [self._span(c, text, tokens) for c in kept]
+
+    def _prune(self, ranked: list[_Candidate], tokens: Sequence[Token]) -> list[_Candidate]:
+        """Which scored candidates to return.
+
+        In each sentence the best candidate always stays (the lexicon says these words can be
+        this idiom); any other stays when it is likely enough on its own, or when it is a
+        *strong* match: the dictionary form almost exactly, with at least two words that are
+        not light words ("kick the bucket" next to "spill the beans").
+        """
+        stops = [i for i, t in enumerate(tokens) if _category(t.norm) == C_STOP]
+        seen_sentences: set[int] = set()
+        out = []
+        for cand in ranked:
+            sentence = bisect.bisect_left(stops, cand.lo)
+            if sentence not in seen_sentences:
+                seen_sentences.add(sentence)
+                out.append(cand)
+            elif cand.rank >= self._scorer.min_confidence or (
+                cand.score >= 0.95
+                and sum(w not in LIGHT_WORDS for w in set(cand.pattern.required)) >= 2
+            ):
+                out.append(cand)
+        return out
 
     def candidates(self, text: str) -> tuple[list[_Candidate], list[Token]]:
         """All alignments at or above ``threshold``, unranked (for scoring and calibration)."""
@@ -353,8 +383,11 @@ class LexiconMatcher:
         cannot be the idiom."""
         costs = self.costs
         lo, hi = min(combo), max(combo)
+        if pattern.compound and list(combo) != list(range(lo, hi + 1)):
+            return None
         used = set(combo)
         cost = 0.0
+        has_marker = False
         # Slot budget: possessive/object/reflexive slots and articles absorb fitting fillers.
         free_poss = sum(k == POSS for k in pattern.slot_kinds)
         free_refl = sum(k == REFL for k in pattern.slot_kinds)
@@ -368,6 +401,8 @@ class LexiconMatcher:
             cat = categories[i]
             if cat == C_STOP:
                 return None
+            if cat in (C_AUX, C_REL):
+                has_marker = True
             if cat == C_POSS and free_poss:
                 free_poss -= 1
                 free_det -= 1
@@ -375,14 +410,14 @@ class LexiconMatcher:
             if cat == C_REFL and free_refl:
                 free_refl -= 1
                 continue
-            if cat == C_DET and free_det:
+            if cat in (C_DET, C_REL) and free_det:
                 free_det -= 1
                 continue
             if free_any and cat != C_COMMA:
                 free_any -= 1
                 continue
             n_inserted += 1
-            if cat in (C_DET, C_POSS, C_REFL):
+            if cat in (C_DET, C_POSS, C_REFL, C_REL):
                 cost += costs.function_word
             elif cat == C_AUX:
                 cost += costs.auxiliary
@@ -390,6 +425,8 @@ class LexiconMatcher:
                 cost += costs.comma
             elif cat == C_CONJ:
                 cost += costs.conjunction
+            elif cat == C_ADV:
+                cost += costs.adverb
             else:
                 n_content += 1
                 cost += costs.content_word * n_content
@@ -403,16 +440,31 @@ class LexiconMatcher:
             missing += sum(k == REFL for k in pattern.internal_slots) - (
                 sum(k == REFL for k in pattern.slot_kinds) - free_refl
             )
-            cost += costs.empty_slot * max(0, missing)
+            if missing > 0:
+                if not (lo > 0 and categories[lo - 1] == C_POSS):
+                    # "close one's eyes" needs someone's eyes: "a close eye" is another idiom.
+                    return None
+                # else the possessive stands just before a fronted noun ("his bluff was called")
         # Order: every reversed pair of required words costs.
         required = pattern.required
         n_inversions = 0
+        n_moved = 0
         for x in range(len(combo)):
             for y in range(x + 1, len(combo)):
                 if combo[x] > combo[y]:
                     n_inversions += 1
-                    shift = required[x] in PARTICLES or required[y] in PARTICLES
-                    cost += costs.particle_shift if shift else costs.inversion
+                    if required[x] in PARTICLES or required[y] in PARTICLES:
+                        cost += costs.particle_shift
+                    else:
+                        # Moving a block (passive: "a blind eye was turned") reverses several
+                        # pairs at once; the first reversal is what costs.
+                        n_moved += 1
+                        cost += costs.inversion if n_moved == 1 else costs.particle_shift
+        if n_moved and not has_marker:
+            # Reversed order is a passive or a relative clause ("the beans were spilled", "the
+            # bluff that she called"); without an auxiliary or relative word ("Beans spill")
+            # the words only co-occur.
+            return None
         return max(0.0, 1.0 - cost), n_inserted, n_inversions
 
     def _span(self, cand: _Candidate, text: str, tokens: Sequence[Token]) -> Span:
@@ -424,8 +476,8 @@ class LexiconMatcher:
             text=text[start:end],
             idiom=entry.idiom,
             idiom_id=entry.id,
-            match_score=round(cand.rank if self._scorer is not None else cand.score, 4),
-            alignment_score=round(cand.score, 4),
+            match_score=round(cand.score, 4),
+            confidence=round(cand.rank, 4) if self._scorer is not None else None,
             component=NAME,
             token_offsets=[(tokens[p].start, tokens[p].end) for p in sorted(cand.positions)],
         )
@@ -439,6 +491,8 @@ def _category(norm: str) -> int:
         if norm in (",", "-", "–", "—"):
             return C_COMMA
         return C_PUNCT
+    if norm in _RELATIVES:
+        return C_REL
     if norm in POSSESSIVES:
         return C_POSS
     if norm in REFLEXIVES:
@@ -449,7 +503,31 @@ def _category(norm: str) -> int:
         return C_AUX
     if norm in CONJUNCTIONS:
         return C_CONJ
+    if norm in FUNCTION_WORDS:
+        return C_DET
+    if norm.endswith("ly") and len(norm) > 4:
+        return C_ADV
     return C_WORD
+
+
+def _drop_contained(cands: list[_Candidate]) -> list[_Candidate]:
+    """Drop candidates whose matched tokens are all part of a longer candidate ("throw in"
+    inside "throw in the towel"): the longer idiom is the more specific reading."""
+    sets = [frozenset(c.positions) for c in cands]
+    return [c for c, mine in zip(cands, sets) if not any(mine < other for other in sets)]
+
+
+def _drop_light_overlaps(cands: list[_Candidate]) -> list[_Candidate]:
+    """Drop candidates made only of light words ("turn to") that overlap one with a content
+    word ("a blind eye was turned to …" is "turn a blind eye")."""
+    light = [all(w in LIGHT_WORDS for w in c.pattern.required) for c in cands]
+    return [
+        c for c, is_light in zip(cands, light)
+        if not is_light or not any(
+            not other_light and not (o.hi < c.lo or o.lo > c.hi)
+            for o, other_light in zip(cands, light)
+        )
+    ]
 
 
 def _drop_overlaps(ranked: list[_Candidate]) -> list[_Candidate]:

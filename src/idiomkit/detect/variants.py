@@ -37,7 +37,7 @@ CONJUNCTIONS = frozenset({"and", "or", "but", "because", "while", "when", "if", 
 #: particles of phrasal verbs, which move ("pour one's heart out" / "pour out one's heart")
 PARTICLES = frozenset({"out", "up", "down", "off", "in", "on", "away", "back", "over",
                        "around", "round", "through", "about", "along", "aside", "apart",
-                       "together", "by", "forward", "ahead"})
+                       "together", "forward", "ahead"})
 #: slot words in dictionary forms of idioms
 SOMEONE = frozenset({"someone", "somebody", "something", "sb", "sth", "somewhere", "anyone"})
 ONE = frozenset({"one"}) | SOMEONE
@@ -53,9 +53,14 @@ FUNCTION_WORDS = (
 _VERBAL_PARTICLES = frozenset({"back", "round", "down", "out", "up"})
 #: "step into the limelight" realises "in the limelight"
 _PREPOSITION_VARIANTS = {"in": {"into"}, "on": {"onto", "upon"}}
+#: clitics in an idiom's dictionary form ("it's about time" is also "it is about time")
+_CLITIC_FORMS = {
+    "'s": frozenset({"'s", "is", "has"}),
+    "'d": frozenset({"'d", "would", "had"}),
+}
 _EXTRA_FORMS = {
     "be": ("am", "is", "are", "was", "were", "been", "being", "be", "'s", "'re", "'m"),
-    "have": ("have", "has", "had", "having", "'ve", "'s", "'d"),
+    "have": ("have", "has", "had", "having", "'ve"),
     "will": ("will", "'ll", "wo"),
     "would": ("would", "'d"),
     "not": ("not", "n't", "no"),
@@ -75,6 +80,11 @@ def word_forms(word: str) -> frozenset[str]:
     ['in', 'into']
     """
     word = word.lower()
+    if word in _CLITIC_FORMS:
+        return _CLITIC_FORMS[word]
+    if word in AUXILIARIES and word.endswith("ing"):
+        # "being that" is not "was that"
+        return frozenset({word})
     if word in FUNCTION_WORDS and word not in AUXILIARIES and word not in _VERBAL_PARTICLES:
         return frozenset({word} | _PREPOSITION_VARIANTS.get(word, set()))
     forms = {word}

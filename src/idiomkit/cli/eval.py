@@ -1,0 +1,88 @@
+"""``idiomkit eval``: run an experiment on a real dataset and print its results."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from . import exit_on_error
+
+eval_app = typer.Typer(
+    help="Evaluate idiomkit on the papers' datasets, with the papers' metrics and numbers "
+    "beside ours. Every run can write a results file with provenance (--output).",
+    no_args_is_help=True,
+)
+
+
+class OutputFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+@eval_app.command("identification")
+def identification_command(
+    dataset: Annotated[str, typer.Option(help="Dataset name (see `idiomkit eval --help`).")]
+    = "idem",
+    split: Annotated[str, typer.Option(help="Split: train, test or train+test.")] = "test",
+    method: Annotated[str, typer.Option(help="Finder method: default or idem-rules.")]
+    = "default",
+    lexicon: Annotated[Path | None, typer.Option(
+        help="A lexicon CSV/JSONL instead of the bundled one.", show_default=False)] = None,
+    keep_nested: Annotated[bool, typer.Option(
+        "--keep-nested", help="Keep idioms that overlap a better one.")] = False,
+    data_dir: Annotated[Path | None, typer.Option(
+        "--data-dir", help="Datasets folder (default: $IDIOMKIT_DATA, then ../shared/data).",
+        show_default=False)] = None,
+    output_format: Annotated[OutputFormat, typer.Option(
+        "--format", help="table (readable) or json (the results object, for other tools).")]
+    = OutputFormat.table,
+    output: Annotated[Path | None, typer.Option(
+        help="Also write the results JSON into this folder.", show_default=False)] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+) -> None:
+    """Select the idiom each sentence contains, out of the whole lexicon (IDEM, section 5).
+
+    Metrics: `all_candidates` precision/recall/F1 as in IDEM's Table 4 (every idiom returned is
+    a prediction, right when it is the gold idiom; recall = sentences whose gold idiom is among
+    the predictions) and `selection_accuracy` (the top-ranked idiom is the gold one).
+    """
+    with exit_on_error():
+        from ..datasets import load_dataset
+        from ..evaluate import evaluate_identification, write_results
+        from ..finder import Finder
+
+        data = load_dataset(dataset, split, data_dir)
+        finder = Finder(method=method, lexicon=lexicon, keep_nested=keep_nested)
+        results = evaluate_identification(finder, data, progress=progress)
+        if output is not None:
+            path = write_results(results, output)
+            typer.echo(f"results written to {path}", err=True)
+    if output_format is OutputFormat.json:
+        typer.echo(json.dumps(results, indent=2, ensure_ascii=False))
+        return
+    _print_table(results)
+
+
+def _print_table(results: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    metrics = results["metrics"]
+    table = Table(title=f"identification on {results['dataset']} {results['split']} "
+                  f"(n={results['n']}, method={results['configuration'].get('method')})")
+    for column in ("system", "precision", "recall", "F1", "selection acc."):
+        table.add_column(column)
+    ours = metrics["all_candidates"]
+    table.add_row("idiomkit", *(f"{100 * ours[k]:.2f}" for k in ("precision", "recall", "f1")),
+                  f"{100 * metrics['selection_accuracy']:.2f}")
+    for name, ref in (results.get("reference") or {}).items():
+        table.add_row(name, *(f"{100 * ref[k]:.2f}" for k in ("precision", "recall", "f1")), "–")
+    Console().print(table)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(eval_app, name="eval")
