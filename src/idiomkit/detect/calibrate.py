@@ -11,7 +11,6 @@ same weights.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 from ..datasets.paths import checksum, dataset_file, resolve_data_dir

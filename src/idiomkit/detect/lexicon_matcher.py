@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from functools import lru_cache
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ..document import Span

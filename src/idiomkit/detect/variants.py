@@ -7,7 +7,7 @@ also finds "spilt" and "spilling", and "spilt milk" finds "spilled milk". Closed
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import lemminflect
 
@@ -68,7 +68,7 @@ _EXTRA_FORMS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def word_forms(word: str) -> frozenset[str]:
     """All surface forms (lower case) that count as ``word`` in text.
 

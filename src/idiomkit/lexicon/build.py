@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import csv
 import json
-from pathlib import Path
-
 from importlib import resources
+from pathlib import Path
 
 from ..datasets.paths import checksum, dataset_file, resolve_data_dir
 from ..errors import DataError
