@@ -269,45 +269,51 @@ class LexiconMatcher:
     # -- matching ----------------------------------------------------------------------
     def match(self, text: str) -> list[Span]:
         """Return the idioms in ``text``, best first (see the module docstring)."""
-        kept, tokens = self.candidates(text)
-        if not self.keep_nested:
-            kept = _drop_light_overlaps(_drop_contained(kept))
-        if self._scorer is not None and kept:
-            features = candidate_features(kept, self._lexicon_stats, [t.norm for t in tokens])
-            for cand, prob in zip(kept, self._scorer.predict(features)):
-                cand.rank = prob
-            kept.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
-            kept = self._prune(kept, tokens)
-        else:
-            for cand in kept:
-                cand.rank = cand.score + self.length_bonus * (len(set(cand.pattern.required)) - 1)
-            kept.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
-        if not self.keep_nested:
-            kept = _drop_overlaps(kept)
+        cands, tokens = self.candidates(text)
+        if not cands:
+            return []
+        # A match never crosses a sentence stop, so ranking and pruning work per sentence:
+        # linear in the length of a long text.
+        stops = [i for i, t in enumerate(tokens) if _category(t.norm) == C_STOP]
+        sentences: dict[int, list[_Candidate]] = defaultdict(list)
+        for cand in cands:
+            sentences[bisect.bisect_left(stops, cand.lo)].append(cand)
+        norms = [t.norm for t in tokens]
+        kept: list[_Candidate] = []
+        for key in sorted(sentences):
+            kept.extend(self._rank_sentence(sentences[key], norms))
+        kept.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
         return [self._span(c, text, tokens) for c in kept]
 
-    def _prune(self, ranked: list[_Candidate], tokens: Sequence[Token]) -> list[_Candidate]:
-        """Which scored candidates to return.
+    def _rank_sentence(self, cands: list[_Candidate], norms: Sequence[str]) -> list[_Candidate]:
+        """Score, rank and prune the candidates of one sentence.
 
-        In each sentence the best candidate always stays (the lexicon says these words can be
-        this idiom); any other stays when it is likely enough on its own, or when it is a
-        *strong* match: the dictionary form almost exactly, with at least two words that are
-        not light words ("kick the bucket" next to "spill the beans").
+        The best candidate always stays (the lexicon says these words can be this idiom); any
+        other stays when it is likely enough on its own, or when it is a *strong* match: the
+        dictionary form almost exactly, with at least two words that are not light words
+        ("kick the bucket" next to "spill the beans"). Overlaps go to the better one.
         """
-        stops = [i for i, t in enumerate(tokens) if _category(t.norm) == C_STOP]
-        seen_sentences: set[int] = set()
-        out = []
-        for cand in ranked:
-            sentence = bisect.bisect_left(stops, cand.lo)
-            if sentence not in seen_sentences:
-                seen_sentences.add(sentence)
-                out.append(cand)
-            elif cand.rank >= self._scorer.min_confidence or (
-                cand.score >= 0.95
-                and sum(w not in LIGHT_WORDS for w in set(cand.pattern.required)) >= 2
-            ):
-                out.append(cand)
-        return out
+        if not self.keep_nested:
+            cands = _drop_light_overlaps(_drop_contained(cands))
+        if self._scorer is None:
+            for cand in cands:
+                cand.rank = cand.score + self.length_bonus * (len(set(cand.pattern.required)) - 1)
+            cands.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
+        else:
+            features = candidate_features(cands, self._lexicon_stats, norms)
+            for cand, prob in zip(cands, self._scorer.predict(features)):
+                cand.rank = prob
+            cands.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
+            cands = cands[:1] + [
+                c for c in cands[1:]
+                if c.rank >= self._scorer.min_confidence or (
+                    c.score >= 0.95
+                    and sum(w not in LIGHT_WORDS for w in set(c.pattern.required)) >= 2
+                )
+            ]
+        if not self.keep_nested:
+            cands = _drop_overlaps(cands)
+        return cands
 
     def candidates(self, text: str) -> tuple[list[_Candidate], list[Token]]:
         """All alignments at or above ``threshold``, unranked (for scoring and calibration)."""
