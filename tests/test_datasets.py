@@ -13,7 +13,6 @@ from idiomkit.datasets import (
     checksum,
     load_dataset,
     register_dataset,
-    resolve_data_dir,
 )
 from idiomkit.errors import ConfigError, DataError
 
@@ -21,11 +20,8 @@ HEADER = ",idiom_id,idiom,sentence,emotion\n"
 
 
 @pytest.fixture(scope="module")
-def data_dir() -> Path:
-    try:
-        root = resolve_data_dir()
-    except DataError as error:
-        pytest.skip(f"shared datasets not available ({error}); set IDIOMKIT_DATA to run")
+def data_dir(shared_data_dir) -> Path:
+    root = shared_data_dir
     if not (root / "idem").is_dir():
         pytest.skip(f"no idem/ folder in the data directory {root}")
     return root

@@ -21,6 +21,7 @@ from .lexicon_matcher import (
     _drop_contained,
     _drop_light_overlaps,
     _drop_overlaps,
+    select_candidates,
 )
 from .scorer import FEATURES, candidate_features
 
@@ -111,8 +112,7 @@ def _finder_metrics(sentences, probs, offsets, tau, lexicon) -> dict:
     for i, (cands, _, _, gold) in enumerate(sentences):
         for cand, prob in zip(cands, probs[offsets[i]:offsets[i + 1]]):
             cand.rank = float(prob)
-        ranked = sorted(cands, key=lambda c: (-c.rank, c.lo))
-        kept = ranked[:1] + [c for c in ranked[1:] if c.rank >= tau]
+        kept = select_candidates(cands, tau)
         preds = [lexicon[c.pattern.entry_index].idiom.lower() for c in _drop_overlaps(kept)]
         n_pred += len(preds)
         correct += sum(p == gold for p in preds)

@@ -286,13 +286,8 @@ class LexiconMatcher:
         return [self._span(c, text, tokens) for c in kept]
 
     def _rank_sentence(self, cands: list[_Candidate], norms: Sequence[str]) -> list[_Candidate]:
-        """Score, rank and prune the candidates of one sentence.
-
-        The best candidate always stays (the lexicon says these words can be this idiom); any
-        other stays when it is likely enough on its own, or when it is a *strong* match: the
-        dictionary form almost exactly, with at least two words that are not light words
-        ("kick the bucket" next to "spill the beans"). Overlaps go to the better one.
-        """
+        """Score, rank and prune the candidates of one sentence (:func:`select_candidates`);
+        overlaps go to the better one."""
         if not self.keep_nested:
             cands = _drop_light_overlaps(_drop_contained(cands))
         if self._scorer is None:
@@ -303,14 +298,7 @@ class LexiconMatcher:
             features = candidate_features(cands, self._lexicon_stats, norms)
             for cand, prob in zip(cands, self._scorer.predict(features)):
                 cand.rank = prob
-            cands.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
-            cands = cands[:1] + [
-                c for c in cands[1:]
-                if c.rank >= self._scorer.min_confidence or (
-                    c.score >= 0.95
-                    and sum(w not in LIGHT_WORDS for w in set(c.pattern.required)) >= 2
-                )
-            ]
+            cands = select_candidates(cands, self._scorer.min_confidence)
         if not self.keep_nested:
             cands = _drop_overlaps(cands)
         return cands
@@ -514,6 +502,24 @@ def _category(norm: str) -> int:
     if norm.endswith("ly") and len(norm) > 4:
         return C_ADV
     return C_WORD
+
+
+def select_candidates(scored: list[_Candidate], min_confidence: float) -> list[_Candidate]:
+    """Rank one sentence's scored candidates (``rank`` set) and keep the ones to return.
+
+    The best candidate always stays (the lexicon says these words can be this idiom); any
+    other stays when it is likely enough on its own, or when it is a *strong* match: the
+    dictionary form almost exactly, with at least two words that are not light words ("kick the
+    bucket" next to "spill the beans"). Used at run time and by the calibration that picks
+    ``min_confidence``, so both apply the same policy.
+    """
+    ranked = sorted(scored, key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
+    return ranked[:1] + [
+        c for c in ranked[1:]
+        if c.rank >= min_confidence or (
+            c.score >= 0.95 and sum(w not in LIGHT_WORDS for w in c.pattern.keyset) >= 2
+        )
+    ]
 
 
 def _drop_contained(cands: list[_Candidate]) -> list[_Candidate]:

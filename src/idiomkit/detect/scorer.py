@@ -65,9 +65,10 @@ def candidate_features(
             if other.score > cand.score:
                 best = 0.0
             mine, theirs = set(cand.positions), set(other.positions)
-            if mine < theirs or (mine == theirs and len(words) < len(set(other.pattern.required))):
+            n_other = len(other.pattern.keyset)
+            if mine < theirs or (mine == theirs and len(words) < n_other):
                 inside = 1.0
-            elif theirs < mine or (mine == theirs and len(words) > len(set(other.pattern.required))):
+            elif theirs < mine or (mine == theirs and len(words) > n_other):
                 contains = 1.0
             else:
                 overlaps = 1.0

@@ -41,10 +41,6 @@ class Token(NamedTuple):
     start: int
     end: int
 
-    @property
-    def is_word(self) -> bool:
-        return self.norm[:1].isalnum() or self.norm[:1] == "'" and len(self.norm) > 1
-
 
 def tokenize(text: str) -> list[Token]:
     """Split ``text`` into tokens with character offsets (see module docstring)."""
