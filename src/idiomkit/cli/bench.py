@@ -209,5 +209,13 @@ def _get(values: dict[str, Any], path: str) -> Any:
     return values
 
 
+#: Modules under ``idiomkit.cli`` that add ``bench`` sub-commands, each with
+#: ``register_bench(bench_app)``; one not written yet is skipped.
+BENCH_MODULES = ("bench_analyze", "bench_llm", "bench_audit")
+
+
 def register(app: typer.Typer) -> None:
+    from .app import register_commands
+
+    register_commands(bench_app, BENCH_MODULES, hook="register_bench")
     app.add_typer(bench_app, name="bench")

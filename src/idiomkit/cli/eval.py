@@ -84,5 +84,13 @@ def _print_table(results: dict) -> None:
     Console().print(table)
 
 
+#: Modules under ``idiomkit.cli`` that add ``eval`` sub-commands, each with
+#: ``register_eval(eval_app)``; one not written yet is skipped.
+EVAL_MODULES = ("eval_figurative", "eval_emotion", "eval_detection")
+
+
 def register(app: typer.Typer) -> None:
+    from .app import register_commands
+
+    register_commands(eval_app, EVAL_MODULES, hook="register_eval")
     app.add_typer(eval_app, name="eval")
