@@ -60,7 +60,10 @@ class Encoder:
 
         if pairs is not None and len(pairs) != len(texts):
             raise ValueError("texts and pairs must have the same length")
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]) + (len(pairs[i]) if pairs else 0))
+        def length(i: int) -> int:
+            return len(texts[i]) + (len(pairs[i]) if pairs is not None else 0)
+
+        order = sorted(range(len(texts)), key=length)
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         batches = range(0, len(order), batch_size)
         if progress:

