@@ -262,6 +262,31 @@ HYPHENS = [
     _pos("hyph-closed-halfbaked", "A halfbaked plan.", "half-baked", "halfbaked"),
     _pos("hyph-hyphenated-face-to-face", "They met face-to-face.", "face to face",
          "face-to-face"),
+    # compounds with an article inside are one unit: the article is part of it
+    _pos("hyph-compound-with-article", "She always follows the rules by-the-book.",
+         "by-the-book", "by-the-book"),
+    _pos("hyph-compound-dyed-in-the-wool", "He is a dyed-in-the-wool artist.",
+         "dyed-in-the-wool", "dyed-in-the-wool"),
+]
+
+# --- list idioms: their commas (and a serial comma) belong to them ----------------------------
+LISTS = [
+    _pos("list-serial-comma", "He believed her lies hook, line, and sinker.",
+         "hook, line and sinker", "hook, line, and sinker"),
+    _pos("list-as-written", "I cannot support that idea in any way, shape, or form.",
+         "in any way, shape, or form", "in any way, shape, or form"),
+    _pos("list-judge-jury", "He acts as judge, jury, and executioner at home.",
+         "judge, jury and executioner", "judge, jury, and executioner"),
+    _pos("list-blood-sweat", "They won through their blood, sweat, and tears.",
+         "blood, sweat and tears", "blood, sweat, and tears"),
+]
+
+# --- "one" as a subject slot ------------------------------------------------------------------
+SUBJECTS = [
+    _pos("subject-one-as-i", "After that talk I finally know where I stand with her.",
+         "know where one stands", "know where I stand"),
+    _pos("subject-one-as-we", "It is important to know where we stand.",
+         "know where one stands", "know where we stand"),
 ]
 
 # --- contractions ---------------------------------------------------------------------------
@@ -400,6 +425,8 @@ POSITIVE_GROUPS = {
     "insertions": INSERTIONS,
     "passive_fronted": PASSIVE_FRONTED,
     "hyphens": HYPHENS,
+    "lists": LISTS,
+    "subjects": SUBJECTS,
     "contractions": CONTRACTIONS,
     "case": CASE,
     "curly": CURLY,
@@ -429,6 +456,16 @@ def test_passive_and_fronted(finder, text, idiom, covers):
 
 @pytest.mark.parametrize(("text", "idiom", "covers"), HYPHENS)
 def test_hyphen_and_spacing(finder, text, idiom, covers):
+    _check_found(finder, text, idiom, covers)
+
+
+@pytest.mark.parametrize(("text", "idiom", "covers"), LISTS)
+def test_list_idioms_keep_their_commas(finder, text, idiom, covers):
+    _check_found(finder, text, idiom, covers)
+
+
+@pytest.mark.parametrize(("text", "idiom", "covers"), SUBJECTS)
+def test_one_as_subject(finder, text, idiom, covers):
     _check_found(finder, text, idiom, covers)
 
 

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+import lemminflect
+
 from ..document import Span
 from ..errors import check_param
 from ..lexicon import Lexicon
@@ -104,6 +106,9 @@ class _Pattern:
     keyset: frozenset = frozenset()
     #: a hyphenated compound ("heart-breaking"): its words must be adjacent and in order
     compound: bool = False
+    #: the dictionary form is a list ("hook, line and sinker"): commas between its words are
+    #: part of it, the serial comma included
+    list_commas: bool = False
 
 
 @dataclass
@@ -116,6 +121,14 @@ class _Candidate:
     n_inserted: int = 0
     n_inversions: int = 0
     rank: float = field(default=0.0)
+
+
+def _is_third_person_verb(word: str) -> bool:
+    """ "stands", "goes": a verb form in -s (so a "one" before it is a subject pronoun)."""
+    if len(word) < 3 or not word.endswith("s"):
+        return False
+    lemmas = lemminflect.getLemma(word, upos="VERB", lemmatize_oov=False)
+    return bool(lemmas) and lemmas[0] != word
 
 
 def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
@@ -131,8 +144,11 @@ def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
             items.append((POSS, norm))
             i += 2
             continue
-        if norm in SOMEONE or (norm == "one" and nxt in AUXILIARIES):
-            # "give someone the cold shoulder", "an offer one can't refuse"
+        if norm in SOMEONE or (norm == "one" and i > 0 and (
+            nxt in AUXILIARIES or _is_third_person_verb(nxt)
+        )):
+            # "give someone the cold shoulder", "an offer one can't refuse", "know where one
+            # stands" (any subject: "where I stand")
             items.append((OBJ, norm))
         elif norm in REFLEXIVES:
             items.append((REFL, norm))
@@ -148,9 +164,11 @@ def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
     for edge in (0, len(items) - 1):
         if items and items[edge] == (OBJ, "something"):
             items[edge] = (WORD, "something")
-    if sum(kind == WORD for kind, _ in items) < 2 and len(items) > 1:
+    compound = "-" in idiom and " " not in idiom.strip()
+    if compound or (sum(kind == WORD for kind, _ in items) < 2 and len(items) > 1):
         # With one content word ("do a", "know someone", "my eye") the other words are what
-        # make it the idiom: take the whole form literally.
+        # make it the idiom, and a hyphenated compound ("by-the-book", "dyed-in-the-wool") is
+        # written as one unit: take the whole form literally.
         items = [(WORD, key) for _, key in items]
     if "..." in idiom:  # "ride the ... train": a free gap where the dots are
         before = idiom.split("...")[0]
@@ -158,7 +176,7 @@ def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
         items.insert(min(n_before, len(items)), (GAP, "..."))
     variants = [items]
     # A hyphenated compound may also be written as one word ("back-burner" / "backburner").
-    if "-" in idiom and " " not in idiom.strip():
+    if compound:
         joined = idiom.replace("-", "").lower()
         variants.append([(WORD, joined)])
     return variants
@@ -235,6 +253,7 @@ class LexiconMatcher:
                         internal_slots=internal,
                         articles=sum(kind == ART for kind, _ in items),
                         compound="-" in entry.idiom and " " not in entry.idiom.strip(),
+                        list_commas="," in entry.idiom,
                     )
                 )
         # Map every surface form to the idiom words it realises.
@@ -406,6 +425,8 @@ class LexiconMatcher:
                 continue
             if cat in (C_DET, C_REL) and free_det:
                 free_det -= 1
+                continue
+            if cat == C_COMMA and pattern.list_commas:
                 continue
             if free_any and cat != C_COMMA:
                 free_any -= 1
