@@ -281,6 +281,16 @@ LISTS = [
          "blood, sweat and tears", "blood, sweat, and tears"),
 ]
 
+# --- objects and determiners where the dictionary form has none -----------------------------
+OBJECTS = [
+    _pos("object-before-prep", "They worked to bring the corrupt politician to justice.",
+         "bring to justice", "bring the corrupt politician to justice"),
+    _pos("object-bring-to-bear", "They brought immense pressure to bear on her.",
+         "bring to bear", "brought immense pressure to bear"),
+    _pos("det-fills-possessive", "The hero came to the aid of the townspeople.",
+         "come to someone's aid", "came to the aid"),
+]
+
 # --- "one" as a subject slot ------------------------------------------------------------------
 SUBJECTS = [
     _pos("subject-one-as-i", "After that talk I finally know where I stand with her.",
@@ -427,6 +437,7 @@ POSITIVE_GROUPS = {
     "hyphens": HYPHENS,
     "lists": LISTS,
     "subjects": SUBJECTS,
+    "objects": OBJECTS,
     "contractions": CONTRACTIONS,
     "case": CASE,
     "curly": CURLY,
@@ -461,6 +472,11 @@ def test_hyphen_and_spacing(finder, text, idiom, covers):
 
 @pytest.mark.parametrize(("text", "idiom", "covers"), LISTS)
 def test_list_idioms_keep_their_commas(finder, text, idiom, covers):
+    _check_found(finder, text, idiom, covers)
+
+
+@pytest.mark.parametrize(("text", "idiom", "covers"), OBJECTS)
+def test_objects_and_determiners_in_slots(finder, text, idiom, covers):
     _check_found(finder, text, idiom, covers)
 
 

@@ -131,6 +131,22 @@ def _is_third_person_verb(word: str) -> bool:
     return bool(lemmas) and lemmas[0] != word
 
 
+_OBJECT_PREPOSITIONS = frozenset({"to", "into", "onto", "on", "at", "for", "under", "through"})
+
+
+def _takes_implicit_object(items: list[tuple[str, str]]) -> bool:
+    """A verb, a preposition, then a content word, and no slot written: "bring to bear"."""
+    if len(items) < 3 or any(kind not in (WORD, ART) for kind, _ in items):
+        return False
+    (kind0, verb), (kind1, prep) = items[0], items[1]
+    rest = [key for kind, key in items[2:] if kind == WORD]
+    return (
+        kind0 == WORD and kind1 == WORD and prep in _OBJECT_PREPOSITIONS
+        and bool(rest) and rest[-1] not in FUNCTION_WORDS
+        and verb in lemminflect.getAllLemmas(verb).get("VERB", ())
+    )
+
+
 def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
     """Turn an idiom's dictionary form into pattern items (one list per variant)."""
     tokens = [t.norm for t in tokenize(idiom) if t.norm[:1].isalnum() or t.norm[:1] == "'"]
@@ -165,6 +181,10 @@ def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
         if items and items[edge] == (OBJ, "something"):
             items[edge] = (WORD, "something")
     compound = "-" in idiom and " " not in idiom.strip()
+    if not compound and _takes_implicit_object(items):
+        # "bring to justice" is said "bring the culprit to justice": a verb followed by a
+        # preposition phrase takes its object in between, as if written "bring someone to …"
+        items.insert(1, (OBJ, "someone"))
     if compound or (sum(kind == WORD for kind, _ in items) < 2 and len(items) > 1):
         # With one content word ("do a", "know someone", "my eye") the other words are what
         # make it the idiom, and a hyphenated compound ("by-the-book", "dyed-in-the-wool") is
@@ -408,6 +428,7 @@ class LexiconMatcher:
         free_det = pattern.articles + free_poss
         n_content = 0
         n_inserted = 0
+        n_dets = 0
         for i in range(lo + 1, hi):
             if i in used:
                 continue
@@ -425,6 +446,8 @@ class LexiconMatcher:
                 continue
             if cat in (C_DET, C_REL) and free_det:
                 free_det -= 1
+                if cat == C_DET:
+                    n_dets += 1
                 continue
             if cat == C_COMMA and pattern.list_commas:
                 continue
@@ -447,6 +470,12 @@ class LexiconMatcher:
                 cost += costs.content_word * n_content
         if n_inserted > costs.max_inserted:
             return None
+        # A determiner where the idiom has someone's ("come to the aid of", "fill those
+        # shoes") fills the slot, a little less exactly.
+        by_det = min(free_poss, n_dets - pattern.articles)
+        if by_det > 0:
+            free_poss -= by_det
+            cost += costs.function_word * by_det
         # Unfilled internal possessive/reflexive slots ("pour heart out").
         if pattern.internal_slots:
             missing = sum(k == POSS for k in pattern.internal_slots) - (
