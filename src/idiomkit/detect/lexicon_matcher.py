@@ -311,16 +311,19 @@ class LexiconMatcher:
         cands, tokens = self.candidates(text)
         if not cands:
             return []
-        # A match never crosses a sentence stop, so ranking and pruning work per sentence:
-        # linear in the length of a long text.
-        stops = [i for i, t in enumerate(tokens) if _category(t.norm) == C_STOP]
-        sentences: dict[int, list[_Candidate]] = defaultdict(list)
-        for cand in cands:
-            sentences[bisect.bisect_left(stops, cand.lo)].append(cand)
         norms = [t.norm for t in tokens]
-        kept: list[_Candidate] = []
-        for key in sorted(sentences):
-            kept.extend(self._rank_sentence(sentences[key], norms))
+        if len(cands) == 1:
+            kept = self._rank_sentence(cands, norms)
+        else:
+            # A match never crosses a sentence stop, so ranking and pruning work per sentence:
+            # linear in the length of a long text.
+            stops = [i for i, norm in enumerate(norms) if _category(norm) == C_STOP]
+            sentences: dict[int, list[_Candidate]] = defaultdict(list)
+            for cand in cands:
+                sentences[bisect.bisect_left(stops, cand.lo)].append(cand)
+            kept = []
+            for key in sorted(sentences):
+                kept.extend(self._rank_sentence(sentences[key], norms))
         kept.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
         return [self._span(c, text, tokens) for c in kept]
 

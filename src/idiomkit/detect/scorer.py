@@ -115,6 +115,9 @@ class CandidateScorer:
         self.coef = params["coef"]
         self.intercept = params["intercept"]
         self.min_confidence = params["min_confidence"]
+        # standardising folded into the weights: z = b + sum(w / s * x) - sum(w * m / s)
+        self._weights = [w / s for w, s in zip(self.coef, self.scale)]
+        self._bias = self.intercept - sum(w * m for w, m in zip(self._weights, self.mean))
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> CandidateScorer:
@@ -130,10 +133,7 @@ class CandidateScorer:
             return cls(json.load(handle))
 
     def predict(self, rows: Sequence[Sequence[float]]) -> list[float]:
-        out = []
-        for row in rows:
-            z = self.intercept
-            for x, m, s, w in zip(row, self.mean, self.scale, self.coef):
-                z += w * (x - m) / s
-            out.append(1.0 / (1.0 + math.exp(-z)))
-        return out
+        weights, bias, exp = self._weights, self._bias, math.exp
+        return [
+            1.0 / (1.0 + exp(-(bias + sum(w * x for w, x in zip(weights, row))))) for row in rows
+        ]

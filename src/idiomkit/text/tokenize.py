@@ -46,13 +46,14 @@ def tokenize(text: str) -> list[Token]:
     """Split ``text`` into tokens with character offsets (see module docstring)."""
     tokens: list[Token] = []
     append = tokens.append
+    new = tuple.__new__  # skips the NamedTuple constructor's Python frame: ~2x faster here
     regex = _MOJIBAKE_TOKEN_RE if "â" in text else _TOKEN_RE
     for m in regex.finditer(text):
         piece = m.group()
         start, end = m.span()
         lower = piece.lower()
         if "'" not in lower and "’" not in lower and lower != "cannot" and lower[0] != "â":
-            append(Token(piece, lower, start, end))
+            append(new(Token, (piece, lower, start, end)))
         elif lower[0] == "â" and len(piece) > 1 and "\x80" <= piece[1] <= "\x9f":
             append(Token(piece, "—", start, end))
         elif lower == "cannot":
