@@ -293,8 +293,12 @@ class LexiconMatcher:
             )
             pattern.keyset = frozenset(pattern.required)
             index_[pattern.required[pattern.anchor]].append(pattern)
-        self._form_to_keys = {form: tuple(sorted(keys)) for form, keys in form_to_keys.items()}
-        self._index = dict(index_)
+        # The hot loop's one lookup per token: each idiom word the form realises, with the
+        # patterns anchored on that word.
+        self._form_entries = {
+            form: tuple((key, tuple(index_.get(key, ()))) for key in sorted(keys))
+            for form, keys in form_to_keys.items()
+        }
         self._patterns = patterns
         self._lexicon_stats = LexiconStats(
             word_idioms=dict(key_idioms),
@@ -352,30 +356,34 @@ class LexiconMatcher:
         tokens = tokenize(text)
         if not tokens:
             return [], tokens
-        positions: dict[str, list[int]] = defaultdict(list)
-        lookup = self._form_to_keys.get
+        positions: dict[str, list[int]] = {}
+        anchored: list[_Pattern] = []
+        lookup = self._form_entries.get
         for i, token in enumerate(tokens):
-            keys = lookup(token.norm)
-            if keys:
-                for key in keys:
-                    positions[key].append(i)
-        if not positions:
+            entries = lookup(token.norm)
+            if entries:
+                for key, patterns in entries:
+                    where = positions.get(key)
+                    if where is None:
+                        positions[key] = [i]
+                        anchored.extend(patterns)
+                    else:
+                        where.append(i)
+        if not anchored:
             return [], tokens
         present = positions.keys()
-        index = self._index
         best: dict[tuple[int, int, int], _Candidate] = {}
         categories: list[int] | None = None
-        for key in present:
-            for pattern in index.get(key, ()):
-                if not pattern.keyset <= present:
-                    continue
-                if categories is None:
-                    categories = [_category(t.norm) for t in tokens]
-                for cand in self._align(pattern, positions, tokens, categories):
-                    ident = (pattern.entry_index, cand.lo, cand.hi)
-                    old = best.get(ident)
-                    if old is None or cand.score > old.score:
-                        best[ident] = cand
+        for pattern in anchored:
+            if not pattern.keyset <= present:
+                continue
+            if categories is None:
+                categories = list(map(_category, (t.norm for t in tokens)))
+            for cand in self._align(pattern, positions, tokens, categories):
+                ident = (pattern.entry_index, cand.lo, cand.hi)
+                old = best.get(ident)
+                if old is None or cand.score > old.score:
+                    best[ident] = cand
         return [c for c in best.values() if c.score >= self.threshold], tokens
 
     def _align(
