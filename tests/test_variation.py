@@ -25,19 +25,6 @@ def _pos(case_id: str, text: str, idiom: str, covers: str):
     return pytest.param(text, idiom, covers, id=case_id)
 
 
-#: Known limitation: topicalisation without an auxiliary or relative word ("The hatchet they
-#: buried") looks exactly like chance reversed order ("A bucket kicked the boy"), which the
-#: matcher rejects. Strict: the day these pass, the marker must come off.
-_TOPICALISED = pytest.mark.xfail(
-    strict=True, reason="topicalised object without an auxiliary/relative word is rejected as "
-    "reversed order (see LexiconMatcher._score)"
-)
-
-
-def _pos_known_limit(case_id: str, text: str, idiom: str, covers: str):
-    return pytest.param(text, idiom, covers, id=case_id, marks=_TOPICALISED)
-
-
 def _neg(case_id: str, text: str, idiom: str):
     return pytest.param(text, idiom, id=case_id)
 
@@ -230,13 +217,13 @@ PASSIVE_FRONTED = [
          "New ground was broken"),
     _pos("front-relative-clause", "The beans that she spilled caused a scandal.",
          "spill the beans", "beans that she spilled"),
-    _pos_known_limit("front-topicalised-hatchet", "The hatchet they buried long ago.",
+    _pos("front-topicalised-hatchet", "The hatchet they buried long ago.",
                      "bury the hatchet", "hatchet they buried"),
     _pos("front-cleft-bluff", "It was my bluff that she called.", "call someone's bluff",
          "bluff that she called"),
     _pos("front-tables-had-turned", "The tables had finally turned on him.", "turn the tables",
          "tables had finally turned"),
-    _pos_known_limit("front-topicalised-comma", "His heart, he poured out to a friend.",
+    _pos("front-topicalised-comma", "His heart, he poured out to a friend.",
          "pour one's heart out", "heart, he poured out"),
 ]
 

@@ -59,8 +59,12 @@ NAME = "idiomkit.lexicon_matcher.v1"
 # Item kinds in a compiled pattern.
 WORD, ART, POSS, OBJ, REFL, GAP = "word", "art", "poss", "obj", "refl", "gap"
 # Token categories in a text.
-C_WORD, C_DET, C_POSS, C_REFL, C_AUX, C_CONJ, C_COMMA, C_STOP, C_PUNCT, C_ADV, C_REL = range(11)
+(C_WORD, C_DET, C_POSS, C_REFL, C_AUX, C_CONJ, C_COMMA, C_STOP, C_PUNCT, C_ADV, C_REL,
+ C_SUBJ) = range(12)
 _RELATIVES = frozenset({"that", "which", "who", "whom"})
+#: subject pronouns: one between a fronted object and its verb marks topicalisation ("the
+#: hatchet they buried", "his heart, he poured out")
+_SUBJECTS = frozenset({"i", "you", "he", "she", "we", "they"})
 _STOP_PUNCT = frozenset(".!?;:()[]{}\"“”«»")
 
 
@@ -446,8 +450,10 @@ class LexiconMatcher:
             cat = categories[i]
             if cat == C_STOP:
                 return None
-            if cat in (C_AUX, C_REL):
+            if cat in (C_AUX, C_REL, C_SUBJ):
                 has_marker = True
+            if cat == C_COMMA and i + 1 < hi and categories[i + 1] == C_SUBJ:
+                cat = C_SUBJ  # "his heart, he poured out": the comma belongs to the fronting
             if cat == C_POSS and free_poss:
                 free_poss -= 1
                 free_det -= 1
@@ -466,7 +472,7 @@ class LexiconMatcher:
                 free_any -= 1
                 continue
             n_inserted += 1
-            if cat in (C_DET, C_POSS, C_REFL, C_REL):
+            if cat in (C_DET, C_POSS, C_REFL, C_REL, C_SUBJ):
                 cost += costs.function_word
             elif cat == C_AUX:
                 cost += costs.auxiliary
@@ -548,6 +554,8 @@ def _category(norm: str) -> int:
         return C_PUNCT
     if norm in _RELATIVES:
         return C_REL
+    if norm in _SUBJECTS:
+        return C_SUBJ
     if norm in POSSESSIVES:
         return C_POSS
     if norm in REFLEXIVES:
