@@ -10,7 +10,9 @@ if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[dev,idem,train,models]'
+# The 'llm' extra builds llama-cpp-python from source (~4 min; LLaVA is not needed).
+CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF}" \
+    .venv/bin/python -m pip install --quiet -e '.[dev,idem,train,models,audit,llm]'
 bash scripts/install_wordnet.sh .venv/bin/python
 touch .install-stamp
 echo "idiomkit installed: $(.venv/bin/idiomkit --version)"
