@@ -24,7 +24,7 @@ from ..errors import ConfigError, DataError
 from .paths import checksum, dataset_file, resolve_data_dir
 
 #: corpus modules under ``idiomkit.datasets`` that register a reader when imported
-_BUILTIN_MODULES = ("idem", "astitch", "semeval", "epie", "pie_english")
+_BUILTIN_MODULES = ("idem", "astitch", "semeval", "epie", "pie_english", "idiots")
 
 
 @dataclass(frozen=True)
