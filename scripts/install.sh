@@ -12,7 +12,7 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 # The 'llm' extra builds llama-cpp-python from source (~4 min; LLaVA is not needed).
 CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF}" \
-    .venv/bin/python -m pip install --quiet -e '.[dev,idem,train,models,audit,llm]'
+    .venv/bin/python -m pip install --quiet -e '.[dev,idem,train,models,audit,llm,report]'
 bash scripts/install_wordnet.sh .venv/bin/python
 touch .install-stamp
 echo "idiomkit installed: $(.venv/bin/idiomkit --version)"

@@ -254,9 +254,11 @@ def test_sampling_levels_checked_and_positives_from_examples():
 # --- the command --------------------------------------------------------------------------
 
 
-def test_cli_training_audit_not_yet_available():
-    result = runner.invoke(app, ["audit", "astitch"])
-    assert result.exit_code == 3 and "[E470]" in result.output
+def test_cli_training_audit_checks_its_options():
+    # without --checks-only the training audit runs (tests/test_audit_training.py); its
+    # options are checked before any data is read
+    result = runner.invoke(app, ["audit", "astitch", "--quick", "--trials", "0"])
+    assert result.exit_code == 3 and "[E479]" in result.output
 
 
 def test_cli_needs_exactly_one_source():

@@ -1,11 +1,13 @@
 """``idiomkit audit``: can a dataset be solved without the idiom, or without the context?
 
-Today: ``--checks-only``, the leakage checks that need no training (expression overlap between
-train and test, per-expression label skew, duplicate and near-duplicate sentences across splits,
+``--checks-only``: the leakage checks that need no training (expression overlap between train
+and test, per-expression label skew, duplicate and near-duplicate sentences across splits,
 class balance), on a built-in dataset, on all of them (``--all``), or on a user file
-(``--input``). The training audit (Default / Only-expression / Masked inputs with a
-hyperparameter search) will run when ``--checks-only`` is left out; until it exists that is a
-ConfigError (E470).
+(``--input``). Without it, the training audit (Boisson et al., 2023): Default /
+Only-expression / Masked-expression inputs over one classifier with an Optuna search, on the
+original split and on random and lexical 5-fold CV, reported with the leakage checks.
+``--quick`` is the CPU preset (frozen features + searched logistic-regression head); the full
+run fine-tunes the encoder (LoRA) in every trial.
 """
 
 from __future__ import annotations
@@ -52,18 +54,27 @@ def audit_command(
     output_format: Annotated[OutputFormat, typer.Option(
         "--format", help="table (readable) or json (the results objects).")]
     = OutputFormat.table,
+    quick: Annotated[bool, typer.Option(
+        "--quick", help="CPU preset: frozen encoder features cached once per setting and a "
+        "logistic-regression head searched by Optuna (minutes). Without it every trial "
+        "fine-tunes the encoder (hours on CPU).")] = False,
+    trials: Annotated[int | None, typer.Option(
+        help="Optuna trials per setting and split (default: 10 with --quick, 20 without; the "
+        "paper: 50).", show_default=False)] = None,
+    cv: Annotated[str, typer.Option(
+        help="Cross-validation splits to run: 'random,lexical', one of them, or 'none'.")]
+    = "random,lexical",
+    seed: Annotated[int, typer.Option(help="Seed of the splits and the search.")] = 0,
+    model: Annotated[str, typer.Option(help="Encoder (name, path or hub id).")] = "minilm",
 ) -> None:
-    """Audit a labelled idiom/metaphor dataset for shortcuts (Boisson et al., 2023)."""
+    """Audit a labelled idiom/metaphor dataset for shortcuts (Boisson et al., 2023).
+
+    Without --checks-only: train Default / Only-expression / Masked-expression inputs on the
+    original split and on random and lexical 5-fold CV, plus the leakage checks.
+    """
     with exit_on_error():
         from ..errors import ConfigError, check_param
 
-        if not checks_only:
-            raise ConfigError(
-                "E470",
-                "The training audit (Default / Only-expression / Masked settings with a "
-                "hyperparameter search) is not available yet. Run the leakage checks with "
-                "`idiomkit audit DATASET --checks-only`.",
-            )
         check_param("audit", "threshold", threshold, 0.0 < threshold <= 1.0, "in (0, 1]")
         sources = sum([dataset is not None, all_datasets, input_file is not None])
         if sources != 1:
@@ -72,6 +83,16 @@ def audit_command(
                 "Name exactly one thing to audit: a DATASET, --all, or --input FILE "
                 f"(got {sources}).",
             )
+        if not checks_only:
+            if all_datasets:
+                raise ConfigError(
+                    "E481", "The training audit runs on one dataset at a time; --all works "
+                    "with --checks-only. Name a DATASET or --input FILE.")
+            options = training_options(quick, trials, cv, seed, model)
+            options["threshold"] = threshold
+            results = _run_training(dataset, input_file, labels, data_dir, options, output)
+            _print_training(results, output_format)
+            return
         started = time.perf_counter()
         all_results = _run(dataset, all_datasets, input_file, labels, threshold, data_dir)
         elapsed = time.perf_counter() - started
@@ -104,6 +125,69 @@ def _run(
         results.append(audit_dataset(name, data_dir, threshold))
         typer.echo(f"{name}: checked in {time.perf_counter() - started:.1f} s", err=True)
     return results
+
+
+def training_options(quick: bool, trials: int | None, cv: str, seed: int, model: str
+                     ) -> dict[str, Any]:
+    """The keyword options of :func:`idiomkit.audit.run.audit_splits` from the CLI's."""
+    from ..audit.training import QUICK_TRIALS
+    from ..errors import ConfigError
+
+    if trials is not None and trials < 1:
+        raise ConfigError("E479", f"The '--trials' option must be an integer >= 1. Got {trials}.")
+    modes = [] if cv.strip().lower() == "none" else [m.strip() for m in cv.split(",") if m.strip()]
+    return {"backend": "quick" if quick else "finetune",
+            "trials": trials or (QUICK_TRIALS if quick else FULL_TRIALS),
+            "cv": modes, "seed": seed, "model": model}
+
+
+#: default trials of a full (fine-tuning) audit
+FULL_TRIALS = 20
+
+
+def _run_training(dataset: str | None, input_file: Path | None, labels: str | None,
+                  data_dir: Path | None, options: dict[str, Any], output: Path | None) -> dict:
+    from ..audit.inputs import parse_labels
+    from ..audit.run import audit_training_dataset, audit_training_file
+
+    if input_file is not None:
+        results = audit_training_file(input_file, parse_labels(labels), **options)
+    else:
+        results = audit_training_dataset(dataset, data_dir, **options)
+    if output is not None:
+        write_training_report(results, output)
+    return results
+
+
+def write_training_report(results: dict, output: Path) -> Path:
+    """Write the results JSON, the bar chart and ``audit-<dataset>.md`` into ``output``."""
+    from ..audit.report import render_markdown as render_checks
+    from ..audit.training_report import bar_chart, render_markdown
+    from ..evaluate.results import write_results
+
+    path = write_results(results, output)
+    typer.echo(f"results written to {path}", err=True)
+    stem = f"audit-{results['dataset']}"
+    chart = bar_chart(results, output / f"{stem}.png")
+    checks = render_checks([{**results, "metrics": results["metrics"]["checks"]}])
+    report = output / f"{stem}.md"
+    report.write_text(render_markdown(results, chart.name, checks), encoding="utf-8")
+    typer.echo(f"report written to {report} (chart {chart})", err=True)
+    return report
+
+
+def _print_training(results: dict, output_format: OutputFormat) -> None:
+    from ..audit.training_report import rows, verdict
+
+    if output_format is OutputFormat.json:
+        typer.echo(json.dumps(results, indent=2, ensure_ascii=False))
+        return
+    typer.echo("comparison                 n_test  default  only-expr  masked")
+    for r in rows(results):
+        typer.echo(f"{r['scope']:<26} {r['n_test']:>6}  {100 * r['default']:7.2f}  "
+                   f"{100 * r['only_expression']:9.2f}  {100 * r['masked']:6.2f}")
+    typer.echo(verdict(results))
+    typer.echo(f"seconds: {results['metrics']['seconds']}")
 
 
 def _write(all_results: list[dict], output: Path) -> None:

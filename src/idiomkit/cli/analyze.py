@@ -1,0 +1,147 @@
+"""``idiomkit analyze``: find idioms, tell figurative from literal, explain them (JSON/JSONL)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from . import EXIT_RECORD_ERRORS, exit_on_error
+from .find import _shorten, _strip_final_newline, _write, find_batch
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ..document import Document
+
+
+def analyze_command(
+    text: Annotated[str | None, typer.Argument(
+        help="The text to analyze; '-' reads it from stdin. Leave out with --input.",
+        show_default=False,
+    )] = None,
+    input: Annotated[Path | None, typer.Option(
+        "--input", "-i", help="Batch mode: a .txt (one text per line), .jsonl "
+        "({\"id\", \"text\"}) or .csv/.tsv (a 'text' column) file; '-' for stdin.",
+        show_default=False,
+    )] = None,
+    output: Annotated[str, typer.Option(
+        "--output", "-o", help="Where to write the JSON (batch: JSONL, one record per input "
+        "record); '-' for stdout.",
+    )] = "-",
+    input_format: Annotated[str | None, typer.Option(
+        "--input-format", help="txt, jsonl, csv or tsv (default: from the extension).",
+        show_default=False,
+    )] = None,
+    text_column: Annotated[str, typer.Option(
+        "--text-column", help="Batch: the CSV column / JSON field holding the text.",
+    )] = "text",
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Batch: keep the complete lines already in --output and append the "
+        "rest.",
+    )] = False,
+    progress: Annotated[bool, typer.Option(
+        "--progress/--no-progress", help="Batch: show a progress bar on stderr (when a terminal).",
+    )] = True,
+    model: Annotated[str, typer.Option(
+        "--model", help="Classifier: 'default' (shipped), a model trained with `idiomkit "
+        "train`, or its folder.",
+    )] = "default",
+    threshold: Annotated[float | None, typer.Option(
+        "--threshold", min=0.0, max=1.0, help="P(figurative) at or above which a candidate is "
+        "figurative (default: the model's own, see `idiomkit models list`).",
+        show_default=False,
+    )] = None,
+    keep_literal: Annotated[bool, typer.Option(
+        "--keep-literal", help="Also return candidates judged literal (label 'literal').",
+    )] = False,
+    lexicon: Annotated[Path | None, typer.Option(
+        "--lexicon", "-l", help="A user lexicon (CSV or JSONL with an 'idiom' column).",
+        show_default=False,
+    )] = None,
+    method: Annotated[str, typer.Option(
+        "--method", "-m", help="Matcher: default or idem-rules.",
+    )] = "default",
+    keep_nested: Annotated[bool, typer.Option(
+        "--keep-nested", help="Keep idioms nested inside a longer matched idiom.",
+    )] = False,
+    pretty: Annotated[bool, typer.Option(
+        "--pretty", help="Print a readable table instead of JSON (single text only).",
+    )] = False,
+) -> None:
+    """Find idioms in TEXT, tell figurative from literal use, print the Document JSON.
+
+    Each idiom gets p_figurative, label (figurative/literal) and its definition; --input runs
+    over a whole file (JSONL out, one record per input record).
+
+    Examples:
+
+      idiomkit analyze "He kicked the bucket last year."
+
+      idiomkit analyze --keep-literal "We kicked the bucket across the yard."
+
+      idiomkit analyze --input corpus.txt --output idioms.jsonl --resume
+    """
+    if (text is None) == (input is None):
+        raise typer.BadParameter(
+            "give either TEXT (or '-' for stdin) or --input FILE.", param_hint="TEXT / --input"
+        )
+    if input is not None and pretty:
+        raise typer.BadParameter(
+            "--pretty shows one text; it cannot be used with --input.", param_hint="--pretty"
+        )
+    with exit_on_error():
+        from ..io import RecordReader
+        from ..pipeline import Analyzer
+
+        if input is not None:
+            RecordReader(input, input_format, text_column=text_column).close()
+        analyzer = Analyzer(model, threshold=threshold, keep_literal=keep_literal,
+                            method=method, lexicon=lexicon, keep_nested=keep_nested)
+        if input is not None:
+            summary = find_batch(
+                _AsFinder(analyzer), input, output, input_format=input_format,
+                text_column=text_column, resume=resume, progress=progress,
+            )
+            if summary.exit_code:
+                raise typer.Exit(EXIT_RECORD_ERRORS)
+            return
+        if text == "-":
+            text = _strip_final_newline(sys.stdin.read())
+        doc = analyzer.analyze(text or "")
+    if pretty:
+        from rich.console import Console
+
+        Console().print(render_table(doc))
+    else:
+        _write(json.dumps(doc.to_dict(), indent=2, ensure_ascii=False), output)
+
+
+class _AsFinder:
+    """Gives an Analyzer the ``find(text, id)`` method the shared batch runner calls."""
+
+    def __init__(self, analyzer) -> None:
+        self.find = analyzer.analyze
+
+
+def render_table(doc: Document) -> Table:
+    """A rich table: idiom, matched text, offsets, P(figurative), label, definition."""
+    from rich.table import Table
+
+    table = Table(title=_shorten(doc.text, 100), title_justify="left")
+    for column in ("idiom", "matched text", "offsets", "p_figurative", "label", "definition"):
+        table.add_column(column, overflow="fold" if column == "definition" else "ellipsis")
+    for span in doc.idioms:
+        table.add_row(span.idiom, span.text, f"{span.start}-{span.end}",
+                      f"{span.p_figurative:.2f}", span.label or "",
+                      _shorten(span.definition or "", 60))
+    if not doc.idioms:
+        table.caption = "No figurative idioms found."
+    return table
+
+
+def register(app: typer.Typer) -> None:
+    app.command("analyze")(analyze_command)

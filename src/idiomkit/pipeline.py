@@ -1,0 +1,78 @@
+"""The analysis pipeline: find candidates → classify each in context → keep what is figurative.
+
+The finder (:class:`~idiomkit.finder.Finder`) returns lexicon matches, each with its
+definition; the classifier (:class:`~idiomkit.classify.FigurativeClassifier`) sets
+``p_figurative`` and ``label`` (``figurative`` when ``p_figurative >= threshold``) on each.
+Literal candidates are dropped unless ``keep_literal``. Only sentences with candidates reach
+the classifier, and the candidates of one sentence share its forward pass.
+
+>>> analyzer = Analyzer(keep_literal=True)
+>>> [s.label for s in analyzer.analyze("When the deal fell through, he threw in the towel.").idioms]
+['figurative']
+>>> [s.label for s in analyzer.analyze("She spilled the beans all over the kitchen floor.").idioms]
+['literal']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .classify.formats import Item
+from .document import Document
+from .errors import check_param
+from .finder import Finder
+
+FIGURATIVE = "figurative"
+LITERAL = "literal"
+
+
+class Analyzer:
+    """Finder + literal/figurative classifier.
+
+    ``classifier`` is a loaded classifier or a model name/folder (``default``: the shipped
+    one); ``threshold`` overrides the model's own decision threshold.
+    """
+
+    def __init__(self, classifier: Any = "default", *, finder: Finder | None = None,
+                 threshold: float | None = None, keep_literal: bool = False,
+                 method: str = "default", lexicon: str | Path | None = None,
+                 keep_nested: bool = False) -> None:
+        from .classify.model import FigurativeClassifier
+
+        if threshold is not None:
+            check_param("Analyzer", "threshold", threshold,
+                        isinstance(threshold, (int, float)) and 0 <= threshold <= 1,
+                        "a float in [0, 1]")
+        self.finder = finder or Finder(method=method, lexicon=lexicon, keep_nested=keep_nested)
+        if isinstance(classifier, (str, Path)):
+            classifier = FigurativeClassifier.load(classifier)
+        self.classifier = classifier
+        self.threshold = classifier.config.threshold if threshold is None else float(threshold)
+        self.keep_literal = keep_literal
+
+    def analyze(self, text: str, id: Any = None) -> Document:
+        """Find and classify the idioms of one text."""
+        return self.analyze_many([text], ids=[id])[0]
+
+    def analyze_many(self, texts: Sequence[str], ids: Sequence[Any] | None = None,
+                     *, batch_size: int = 32) -> list[Document]:
+        """Find and classify the idioms of many texts (batched across texts)."""
+        docs = [self.finder.find(text, id=None if ids is None else ids[i])
+                for i, text in enumerate(texts)]
+        items, where = [], []
+        for d, doc in enumerate(docs):
+            for s, span in enumerate(doc.idioms):
+                items.append(Item(doc.text, span.idiom, span=(span.start, span.end),
+                                  definition=span.definition))
+                where.append((d, s))
+        probs = self.classifier.predict_proba(items, batch_size=batch_size)
+        for (d, s), p in zip(where, probs):
+            span = docs[d].idioms[s]
+            span.p_figurative = round(float(p), 6)
+            span.label = FIGURATIVE if p >= self.threshold else LITERAL
+        if not self.keep_literal:
+            for doc in docs:
+                doc.idioms = [span for span in doc.idioms if span.label == FIGURATIVE]
+        return docs

