@@ -40,7 +40,7 @@ def default_command(
     """Train the default `analyze` classifier (AStitch EN, EPIE Formal, PIE-English, IDEM) and
     print its per-source held-out metrics.
 
-    To ship it: copy the folder to src/idiomkit/classify/data/default/.
+    To ship it: copy the folder to src/idiomkit/classify/trained/default/.
     """
     with exit_on_error():
         from ..classify.default import train_default
@@ -123,5 +123,13 @@ def figurative_command(
     typer.echo(f"idiomkit: model written to {target}", err=True)
 
 
+#: Modules under ``idiomkit.cli`` that add ``train`` sub-commands, each with
+#: ``register_train(train_app)``; one not written yet is skipped.
+TRAIN_MODULES = ("train_emotion",)
+
+
 def register(app: typer.Typer) -> None:
+    from .app import register_commands
+
+    register_commands(train_app, TRAIN_MODULES, hook="register_train")
     app.add_typer(train_app, name="train")

@@ -6,7 +6,7 @@ Weights are read with ``safetensors`` only, never unpickled: a folder that holds
 do: E610 unknown model, E611 corrupted weights, E612 wrong shapes, E613 bad card, E614 pickle.
 
 Where trained models live: a local folder given by path; the models shipped inside the package
-(``idiomkit/classify/data/<name>/``); models trained with ``idiomkit train`` into the cache
+(``idiomkit/classify/trained/<name>/``); models trained with ``idiomkit train`` into the cache
 (``$IDIOMKIT_CACHE/classifiers/<name>/``).
 """
 
@@ -25,7 +25,7 @@ from .resolve import cache_dir
 
 WEIGHTS_FILE = "model.safetensors"
 _PICKLES = ("*.bin", "*.pt", "*.pth", "*.pkl", "*.pickle", "*.ckpt")
-SHIPPED_DIR = Path(__file__).resolve().parents[1] / "classify" / "data"
+SHIPPED_DIR = Path(__file__).resolve().parents[1] / "classify" / "trained"
 
 
 def user_models_dir() -> Path:
