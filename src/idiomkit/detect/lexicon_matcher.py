@@ -32,12 +32,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import lemminflect
-
 from ..document import Span
 from ..errors import check_param
 from ..lexicon import Lexicon
 from ..text import Token, tokenize
+from ..text.inflect import lemminflect
 from .base import register_matcher
 from .scorer import LIGHT_WORDS, CandidateScorer, LexiconStats, candidate_features
 from .variants import (

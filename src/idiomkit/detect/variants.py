@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-import lemminflect
+from ..text.inflect import lemminflect
 
 ARTICLES = frozenset({"a", "an", "the"})
 DETERMINERS = ARTICLES | frozenset(
