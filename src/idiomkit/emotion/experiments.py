@@ -1,0 +1,253 @@
+"""IDEM Table 3 as runnable experiments on a CPU.
+
+Every run trains on IDEM train, selects what it selects on a validation split carved from train
+(:func:`~idiomkit.emotion.data.carve_validation`, seeded) and reports on the requested split.
+
+- ``seq-*``, ``pair-*``: the packaged encoder, **frozen**, reads the Table 2 input; a logistic
+  head is trained on its mean-pooled embedding (the paper fine-tunes BERT/RoBERTa end to end;
+  that costs hours per row on a CPU, so these rows are "<encoder> frozen + logistic head").
+- ``prompt-*``: label-description scoring (the encoders have no masked-LM head): the cosine
+  between the prompt's embedding and each label's verbalization (:func:`.inputs.verbalize`) is
+  the label's score; ``zero_shot`` takes the best score, the reported run trains a logistic
+  head on the 36 scores (a calibrated verbalizer, the closest equivalent of fine-tuning the
+  prompt model).
+- ``llm-*``: the paper's zero-shot prompts through an LLM backend (``idiomkit.llm``).
+- ``model``: a trained :class:`~.model.EmotionModel` (default: the shipped one), alone and with
+  the IDEM sibling prior (:mod:`.prior`); ``pipeline``: the same with the idioms the finder
+  returns instead of the gold ones (section 6.2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..datasets.base import Example
+from ..models.resolve import cache_dir
+from .data import EmotionData, carve_validation
+from .head import LinearHead, fit_linear_head
+from .inputs import TEMPLATE_VERSION, build_input, get_config, verbalize
+from .labels import EMOTIONS
+
+FROZEN_CONFIGS = ("seq-ignorant", "seq-aware", "pair-ignorant", "pair-aware",
+                  "prompt-ignorant", "prompt-aware")
+LLM_CONFIGS = ("llm-ignorant", "llm-aware")
+MODEL_CONFIGS = ("model", "pipeline")
+ALL_CONFIGS = FROZEN_CONFIGS + LLM_CONFIGS + MODEL_CONFIGS
+#: l2 strengths tried on validation for frozen heads (on standardised features)
+L2_GRID = (0.01, 0.03)
+_INDEX = {label: i for i, label in enumerate(EMOTIONS)}
+
+
+def gold_ids(examples: Sequence[Example]) -> np.ndarray:
+    return np.asarray([_INDEX[e.label] for e in examples], dtype=np.int64)
+
+
+def _log(progress: bool, message: str) -> None:
+    if progress:
+        print(message, file=sys.stderr, flush=True)
+
+
+# --- frozen encoders ---------------------------------------------------------------------------
+def frozen_features(cache, config: str, examples: Sequence[Example],
+                    definitions: dict[str, str], *, progress: bool = False) -> np.ndarray:
+    """The frozen encoder's view of ``examples`` under a Table 2 configuration: the input's
+    embedding (seq, pair) or its 36 cosine scores against the label verbalizations (prompt)."""
+    built = [build_input(config, e.text, e.idiom, definitions.get(e.idiom_id or ""))
+             for e in examples]
+    if isinstance(built[0], tuple):
+        vectors = cache.encode([b[0] for b in built], [b[1] for b in built], progress=progress)
+    else:
+        vectors = cache.encode(built, progress=progress)
+    if get_config(config).approach != "prompt":
+        return vectors
+    labels = cache.encode([verbalize(label) for label in EMOTIONS])
+    return vectors @ labels.T
+
+
+def _head_cache_path(key: dict[str, Any]) -> Path:
+    digest = hashlib.sha256(repr(sorted(key.items())).encode()).hexdigest()[:20]
+    return cache_dir() / "emotion-heads" / f"{digest}.npz"
+
+
+def cached_head(features: np.ndarray, labels: np.ndarray, l2: float, key: dict[str, Any]
+                ) -> LinearHead:
+    """:func:`fit_linear_head`, remembered on disk under ``key`` plus the data's own hash
+    (the fit is deterministic, so a cached head is the head a new fit would give)."""
+    data_hash = hashlib.sha256(features.tobytes() + labels.tobytes()).hexdigest()[:16]
+    path = _head_cache_path({**key, "l2": l2, "data": data_hash})
+    if path.exists():
+        with np.load(path) as saved:
+            return LinearHead(saved["weight"], saved["bias"])
+    head = fit_linear_head(features, labels, len(EMOTIONS), l2=l2, threads=1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial")
+    with open(partial, "wb") as handle:
+        np.savez(handle, weight=head.weight, bias=head.bias)
+    partial.replace(path)
+    return head
+
+
+def run_frozen(config: str, encoder: str, train: EmotionData, test: EmotionData, *,
+               seed: int = 0, progress: bool = True) -> dict[str, Any]:
+    """One frozen-encoder row of Table 3: choose l2 on validation, refit on all of train,
+    predict ``test``. Returns metrics inputs: ``predicted``, ``validation``, ``configuration``."""
+    from ..evaluate.emotion import emotion_scores
+    from .embeddings import EmbeddingCache
+
+    cache = EmbeddingCache(encoder)
+    fit, val = carve_validation(train.examples, seed=seed)
+    _log(progress, f"[{config} / {encoder}] embedding {len(train) + len(test)} inputs "
+         "(cached after the first run)")
+    x_train = frozen_features(cache, config, train.examples, train.definitions,
+                              progress=progress)
+    x_test = frozen_features(cache, config, test.examples, train.definitions)
+    y_train = gold_ids(train.examples)
+    position = {id(e): i for i, e in enumerate(train.examples)}
+    fit_rows = np.asarray([position[id(e)] for e in fit])
+    val_rows = np.asarray([position[id(e)] for e in val])
+    key = {"encoder": encoder, "config": config, "template": TEMPLATE_VERSION}
+    validation = {}
+    for l2 in L2_GRID:
+        head = cached_head(x_train[fit_rows], y_train[fit_rows], l2, {**key, "part": "fit"})
+        predicted = head.logits(x_train[val_rows]).argmax(1)
+        validation[l2] = emotion_scores(y_train[val_rows], predicted)
+    best = max(L2_GRID, key=lambda l2: (validation[l2]["weighted_f1"], -l2))
+    head = cached_head(x_train, y_train, best, {**key, "part": "train"})
+    out: dict[str, Any] = {
+        "predicted": head.logits(x_test).argmax(1),
+        "configuration": {"config": config, "encoder": encoder,
+                          "method": f"{encoder} frozen + logistic head",
+                          "l2": best, "template": TEMPLATE_VERSION},
+        "validation": {"n": len(val), "selected_l2": best,
+                       "weighted_f1_by_l2": {str(k): v["weighted_f1"]
+                                             for k, v in validation.items()}},
+    }
+    if get_config(config).approach == "prompt":
+        out["configuration"]["method"] = (f"{encoder} frozen, label-description scoring + "
+                                          "trained verbalizer calibration")
+        out["zero_shot"] = emotion_scores(gold_ids(test.examples), x_test.argmax(1))
+    return out
+
+
+# --- trained models and the automated pipeline -------------------------------------------------
+def finder_idioms(texts: Sequence[str], *, progress: bool = True
+                  ) -> tuple[list[str | None], list[str | None]]:
+    """The top idiom the default finder returns for each text, and its definition."""
+    from ..finder import Finder
+
+    finder = Finder()
+    idioms: list[str | None] = []
+    definitions: list[str | None] = []
+    _log(progress, f"finding idioms in {len(texts)} sentences")
+    for text in texts:
+        spans = finder.find(text).idioms
+        idioms.append(spans[0].idiom if spans else None)
+        definitions.append(spans[0].definition if spans else None)
+    return idioms, definitions
+
+
+def run_model(train: EmotionData, test: EmotionData, *, model: str = "default",
+              idioms_from: str = "gold", seed: int = 0, progress: bool = True
+              ) -> dict[str, Any]:
+    """A trained emotion model (name or folder) on ``test``: see :func:`score_model`.
+    ``idioms_from``: ``gold`` (the dataset's idioms) or ``finder``."""
+    from .model import EmotionModel
+
+    emotion_model = EmotionModel.load(model)
+    texts = [e.text for e in test.examples]
+    if idioms_from == "finder":
+        idioms, definitions = finder_idioms(texts, progress=progress)
+    else:
+        idioms = [e.idiom for e in test.examples]
+        definitions = [train.definitions.get(e.idiom_id or "") for e in test.examples]
+    _log(progress, f"emotion model {model!r}: validation and test predictions")
+    out = score_model(emotion_model, train, test, idioms, definitions, seed=seed)
+    out["configuration"].update({"config": "pipeline" if idioms_from == "finder" else "model",
+                                 "model": str(model), "idioms": idioms_from})
+    return out
+
+
+def score_model(emotion_model, train: EmotionData, test: EmotionData,
+                idioms: Sequence[str | None], definitions: Sequence[str | None], *,
+                seed: int = 0, fraction: float = 0.1) -> dict[str, Any]:
+    """``emotion_model`` on ``test`` (told ``idioms``), without and with the sibling prior.
+
+    The prior's weight is chosen on the validation split carved with ``seed``; that must be the
+    split the model was selected on (its card records the seed), so the model never trained on
+    it. Validation sentences get the prior of the rest of train, test sentences that of all of
+    train.
+    """
+    from ..evaluate.emotion import emotion_scores
+    from .prior import SiblingPrior, apply_prior, choose_weight
+
+    fit, val = carve_validation(train.examples, fraction, seed)
+    defs = train.definitions
+    val_probs = emotion_model.predict_proba([e.text for e in val], [e.idiom for e in val],
+                                            [defs.get(e.idiom_id or "") for e in val])
+    test_probs = emotion_model.predict_proba([e.text for e in test.examples], idioms,
+                                             definitions)
+    val_prior = SiblingPrior.fit((e.idiom, e.label) for e in fit)
+    weight, by_weight = choose_weight(np.log(val_probs + 1e-12),
+                                      val_prior.adjustment([e.idiom for e in val]),
+                                      gold_ids(val))
+    prior = SiblingPrior.fit((e.idiom, e.label) for e in train.examples)
+    adjusted = apply_prior(np.log(test_probs + 1e-12), prior.adjustment(idioms), weight)
+    gold = gold_ids(test.examples)
+    config = emotion_model.config
+    return {
+        "predicted": adjusted.argmax(1),
+        "without_prior": emotion_scores(gold, test_probs.argmax(1)),
+        "configuration": {
+            "base": config.base, "input": config.input,
+            "method": f"{config.base} LoRA r{config.lora_rank} (top "
+                      f"{config.train_layers or 'all'} layers) + IDEM sibling prior",
+            "prior_weight": weight,
+        },
+        "validation": {"n": len(val),
+                       "weighted_f1_without_prior": by_weight[0.0],
+                       "weighted_f1_by_prior_weight": {str(k): v for k, v in by_weight.items()},
+                       "model_seed": emotion_model.card.get("seed")},
+        "idioms_given": sum(i is not None for i in idioms),
+        "idioms_gold": sum(
+            bool(i) and e.idiom is not None and i.casefold() == e.idiom.casefold()
+            for i, e in zip(idioms, test.examples)),
+    }
+
+
+# --- zero-shot LLM -----------------------------------------------------------------------------
+def run_llm(config: str, test: EmotionData, definitions: dict[str, str], llm: str, *,
+            base_url: str | None = None, limit: int | None = None,
+            progress: bool = True) -> dict[str, Any]:
+    """The paper's zero-shot prompt through an LLM backend: ``llm`` is ``BACKEND:MODEL``
+    (e.g. ``llamacpp:smollm2-135m``, ``openai:gpt-4o`` with ``base_url``)."""
+    from ..errors import ConfigError
+    from ..llm.base import create_backend
+    from ..llm.cache import AnswerCache
+    from ..llm.idem import prompt_completer
+    from .llm_task import EmotionLLMTask
+
+    backend_name, _, model_name = llm.partition(":")
+    if not backend_name or not model_name:
+        raise ConfigError("E456", f"--llm must be BACKEND:MODEL (e.g. llamacpp:smollm2-135m). "
+                          f"Got {llm!r}.")
+    options = {"base_url": base_url} if base_url else {}
+    backend = create_backend(backend_name, model_name, **options)
+    task = EmotionLLMTask(idiom_aware=get_config(config).idiom_aware)
+    complete = prompt_completer(backend, cache=AnswerCache(),
+                                name=f"idiomkit-emotion-{task.name}-{task.template_hash}")
+    examples = test.examples[:limit] if limit else test.examples
+    _log(progress, f"[{config}] asking {llm} about {len(examples)} sentences")
+    labels = task.run(complete, [e.text for e in examples], [e.idiom for e in examples],
+                      [definitions.get(e.idiom_id or "") for e in examples])
+    unparsed = sum(label is None for label in labels)
+    # an answer naming none of the 36 emotions is wrong: predict an impossible class index
+    predicted = np.asarray([_INDEX[label] if label else len(EMOTIONS) for label in labels])
+    return {"predicted": predicted, "n_examples": len(examples), "unparseable": unparsed,
+            "configuration": {"config": config, "llm": llm, "method": "zero-shot prompt",
+                              "template_hash": task.template_hash}}
