@@ -15,8 +15,9 @@ def emotion_command(
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="Folder to write the model into (default: the idiomkit cache, "
         "under --name).", show_default=False)] = None,
-    name: Annotated[str, typer.Option(help="Model name (for `eval emotion --model NAME`).")]
-    = "emotion",
+    name: Annotated[str | None, typer.Option(
+        help="Model name (for `eval emotion --model NAME`; default: the --output folder's "
+        "name, else 'emotion').", show_default=False)] = None,
     base: Annotated[str, typer.Option(help="Base encoder: minilm, mpnet, a folder or a hub "
                                       "id.")] = "minilm",
     input_config: Annotated[str, typer.Option(
@@ -62,7 +63,8 @@ def emotion_command(
                                train_layers=train_layers or None, num_layers=num_layers,
                                class_weight=None if class_weight == "none" else class_weight)
         summary = train_and_save(
-            config, output=output, name=name, epochs=epochs, lr=lr, batch_size=batch_size,
+            config, output=output, name=name or (output.name if output else "emotion"),
+            epochs=epochs, lr=lr, batch_size=batch_size,
             validation=validation, seed=seed, threads=threads, train_file=train_file,
             data_dir=data_dir, progress=progress)
     typer.echo(json.dumps(summary["metrics"], indent=2))

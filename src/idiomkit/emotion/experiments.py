@@ -152,67 +152,94 @@ def finder_idioms(texts: Sequence[str], *, progress: bool = True
     return idioms, definitions
 
 
+#: weights tried for the second and later members of an ensemble (the first has weight 1)
+ENSEMBLE_GRID = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
 def run_model(train: EmotionData, test: EmotionData, *, model: str = "default",
               idioms_from: str = "gold", seed: int = 0, progress: bool = True
               ) -> dict[str, Any]:
-    """A trained emotion model (name or folder) on ``test``: see :func:`score_model`.
-    ``idioms_from``: ``gold`` (the dataset's idioms) or ``finder``."""
+    """Trained emotion model(s) on ``test``: see :func:`score_model`. ``model`` is a name or
+    folder, or several comma-separated (an ensemble). ``idioms_from``: ``gold`` (the dataset's
+    idioms) or ``finder``."""
     from .model import EmotionModel
 
-    emotion_model = EmotionModel.load(model)
+    names = [m.strip() for m in str(model).split(",") if m.strip()]
+    models = [EmotionModel.load(name) for name in names]
     texts = [e.text for e in test.examples]
     if idioms_from == "finder":
         idioms, definitions = finder_idioms(texts, progress=progress)
     else:
         idioms = [e.idiom for e in test.examples]
         definitions = [train.definitions.get(e.idiom_id or "") for e in test.examples]
-    _log(progress, f"emotion model {model!r}: validation and test predictions")
-    out = score_model(emotion_model, train, test, idioms, definitions, seed=seed)
+    _log(progress, f"emotion model(s) {', '.join(names)}: validation and test predictions")
+    out = score_model(models, train, test, idioms, definitions, seed=seed)
     out["configuration"].update({"config": "pipeline" if idioms_from == "finder" else "model",
-                                 "model": str(model), "idioms": idioms_from})
+                                 "model": names, "idioms": idioms_from})
     return out
 
 
-def score_model(emotion_model, train: EmotionData, test: EmotionData,
+def _method(config) -> str:
+    return (f"{config.base} ({config.num_layers or 'all'} layers) LoRA r{config.lora_rank} "
+            f"in the top {config.train_layers or 'all'}")
+
+
+def score_model(models: Any, train: EmotionData, test: EmotionData,
                 idioms: Sequence[str | None], definitions: Sequence[str | None], *,
                 seed: int = 0, fraction: float = 0.1) -> dict[str, Any]:
-    """``emotion_model`` on ``test`` (told ``idioms``), without and with the sibling prior.
+    """Emotion model(s) on ``test`` (told ``idioms``), without and with the sibling prior.
 
-    The prior's weight is chosen on the validation split carved with ``seed``; that must be the
-    split the model was selected on (its card records the seed), so the model never trained on
-    it. Validation sentences get the prior of the rest of train, test sentences that of all of
-    train.
+    ``models`` is one model or a list; several are combined by a weighted sum of
+    log-probabilities. Ensemble weights and the prior's weight are chosen on the validation
+    split carved with ``seed``, which must be the split the models were selected on (their
+    cards record the seed), so no model trained on it.
+    Validation sentences get the prior of the rest of train, test sentences that of all of train.
     """
+    import itertools
+
     from ..evaluate.emotion import emotion_scores
     from .prior import SiblingPrior, apply_prior, choose_weight
 
+    if not isinstance(models, (list, tuple)):  # one model
+        models = [models]
     fit, val = carve_validation(train.examples, fraction, seed)
     defs = train.definitions
-    val_probs = emotion_model.predict_proba([e.text for e in val], [e.idiom for e in val],
-                                            [defs.get(e.idiom_id or "") for e in val])
-    test_probs = emotion_model.predict_proba([e.text for e in test.examples], idioms,
-                                             definitions)
-    val_prior = SiblingPrior.fit((e.idiom, e.label) for e in fit)
-    weight, by_weight = choose_weight(np.log(val_probs + 1e-12),
-                                      val_prior.adjustment([e.idiom for e in val]),
-                                      gold_ids(val))
-    prior = SiblingPrior.fit((e.idiom, e.label) for e in train.examples)
-    adjusted = apply_prior(np.log(test_probs + 1e-12), prior.adjustment(idioms), weight)
-    gold = gold_ids(test.examples)
-    config = emotion_model.config
+    val_args = ([e.text for e in val], [e.idiom for e in val],
+                [defs.get(e.idiom_id or "") for e in val])
+    test_args = ([e.text for e in test.examples], idioms, definitions)
+    val_logp = [np.log(m.predict_proba(*val_args) + 1e-12) for m in models]
+    test_logp = [np.log(m.predict_proba(*test_args) + 1e-12) for m in models]
+    gold_val, gold = gold_ids(val), gold_ids(test.examples)
+    val_adjust = SiblingPrior.fit((e.idiom, e.label) for e in fit).adjustment(
+        [e.idiom for e in val])
+    test_adjust = SiblingPrior.fit((e.idiom, e.label) for e in train.examples).adjustment(
+        idioms)
+    best, best_plain = None, None
+    for rest in itertools.product(ENSEMBLE_GRID, repeat=len(models) - 1):
+        weights = (1.0, *rest)
+        combined = sum(w * lp for w, lp in zip(weights, val_logp))
+        prior_weight, by_weight = choose_weight(combined, val_adjust, gold_val)
+        if best is None or by_weight[prior_weight] > best[0]:
+            best = (by_weight[prior_weight], weights, prior_weight, by_weight)
+        if best_plain is None or by_weight[0.0] > best_plain[0]:
+            best_plain = (by_weight[0.0], weights)
+    _, weights, prior_weight, by_weight = best
+    test_combined = sum(w * lp for w, lp in zip(weights, test_logp))
+    plain = sum(w * lp for w, lp in zip(best_plain[1], test_logp))
+    method = " + ".join(_method(m.config) for m in models) + " + IDEM sibling prior"
     return {
-        "predicted": adjusted.argmax(1),
-        "without_prior": emotion_scores(gold, test_probs.argmax(1)),
+        "predicted": apply_prior(test_combined, test_adjust, prior_weight).argmax(1),
+        "without_prior": emotion_scores(gold, plain.argmax(1)),
         "configuration": {
-            "base": config.base, "input": config.input,
-            "method": f"{config.base} LoRA r{config.lora_rank} (top "
-                      f"{config.train_layers or 'all'} layers) + IDEM sibling prior",
-            "prior_weight": weight,
+            "base": [m.config.base for m in models], "input": [m.config.input for m in models],
+            "method": method, "ensemble_weights": list(weights), "prior_weight": prior_weight,
         },
         "validation": {"n": len(val),
-                       "weighted_f1_without_prior": by_weight[0.0],
+                       "weighted_f1": by_weight[prior_weight],
+                       "weighted_f1_without_prior": best_plain[0],
+                       "ensemble_weights_without_prior": list(best_plain[1]),
                        "weighted_f1_by_prior_weight": {str(k): v for k, v in by_weight.items()},
-                       "model_seed": emotion_model.card.get("seed")},
+                       "model_seeds": [m.card.get("seed") for m in models]},
         "idioms_given": sum(i is not None for i in idioms),
         "idioms_gold": sum(
             bool(i) and e.idiom is not None and i.casefold() == e.idiom.casefold()

@@ -192,7 +192,7 @@ def train_and_save(config: EmotionConfig, *, output=None, name: str = "emotion",
                                threads=threads, patience=2, evals_per_epoch=2)
     model, result = train_emotion_model(fit_part, val, train.definitions, config, train_config,
                                         progress=progress)
-    scored = score_model(model, train, test, [e.idiom for e in test.examples],
+    scored = score_model([model], train, test, [e.idiom for e in test.examples],
                          [train.definitions.get(e.idiom_id or "") for e in test.examples],
                          seed=seed, fraction=validation)
     metrics = {"validation": {"weighted_f1": result.best_score, "n": len(val),
