@@ -101,6 +101,39 @@ def test_cli_batch_with_an_error_record(tmp_path):
     assert records[1]["error"]["code"] == "E101"
 
 
+def test_each_text_gets_an_emotion_from_the_shipped_model(analyzer):
+    grateful, furious = analyzer.analyze_many([
+        "I am so grateful for everything you did for me, thank you!",
+        "He hit the roof and slammed the door in rage."])
+    assert grateful.emotion["label"] == "Gratitude"
+    assert furious.emotion["label"] in ("Anger", "Frustration", "Resentment")
+    scores = list(furious.emotion["scores"].values())
+    assert len(scores) == 3 and scores == sorted(scores, reverse=True) and 0 < sum(scores) <= 1
+    # the batch runner's one-at-a-time path gives the same emotion as a batch
+    assert analyzer.analyze(grateful.text).emotion == grateful.emotion
+
+
+def test_emotion_can_be_switched_off_or_widened(analyzer):
+    off = Analyzer(analyzer.classifier, finder=analyzer.finder, emotion=None)
+    assert off.analyze(FIGURATIVE).emotion is None
+    wide = Analyzer(analyzer.classifier, finder=analyzer.finder, emotion=analyzer.emotion,
+                    emotion_top=36)
+    scores = wide.analyze(FIGURATIVE).emotion["scores"]
+    assert len(scores) == 36 and sum(scores.values()) == pytest.approx(1.0, abs=2e-3)
+    with pytest.raises(ValueError):
+        Analyzer(analyzer.classifier, finder=analyzer.finder, emotion_top=0)
+
+
+def test_cli_emotion_options():
+    doc = json.loads(CliRunner().invoke(app, ["analyze", "--emotion-top", "5",
+                                              FIGURATIVE]).output)
+    assert len(doc["emotion"]["scores"]) == 5
+    assert json.loads(CliRunner().invoke(app, ["analyze", "--emotion", "none",
+                                               FIGURATIVE]).output)["emotion"] is None
+    result = CliRunner().invoke(app, ["analyze", "--emotion", "no-such-model", FIGURATIVE])
+    assert result.exit_code == 3 and "E650" in result.output
+
+
 def test_cli_unknown_model_is_a_coded_error():
     result = CliRunner().invoke(app, ["analyze", "--model", "no-such-model", FIGURATIVE])
     assert result.exit_code == 3 and "E610" in result.output

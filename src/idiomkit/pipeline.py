@@ -1,10 +1,14 @@
-"""The analysis pipeline: find candidates → classify each in context → keep what is figurative.
+"""The analysis pipeline: find candidates → classify each in context → keep what is figurative
+→ read the sentence's emotion.
 
 The finder (:class:`~idiomkit.finder.Finder`) returns lexicon matches, each with its
 definition; the classifier (:class:`~idiomkit.classify.FigurativeClassifier`) sets
 ``p_figurative`` and ``label`` (``figurative`` when ``p_figurative >= threshold``) on each.
 Literal candidates are dropped unless ``keep_literal``. Only sentences with candidates reach
-the classifier, and the candidates of one sentence share its forward pass.
+the classifier, and the candidates of one sentence share its forward pass. The emotion model
+(:class:`~idiomkit.emotion.EmotionModel`, the shipped default unless ``emotion=None``) sets
+``Document.emotion`` (label and top scores), told the first figurative idiom of each text
+(models with an idiom-aware input read it; the shipped default reads the sentence alone).
 
 >>> analyzer = Analyzer(keep_literal=True)
 >>> [s.label for s in analyzer.analyze("When the deal fell through, he threw in the towel.").idioms]
@@ -15,7 +19,7 @@ the classifier, and the candidates of one sentence share its forward pass.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +42,8 @@ class Analyzer:
     def __init__(self, classifier: Any = "default", *, finder: Finder | None = None,
                  threshold: float | None = None, keep_literal: bool = False,
                  method: str = "default", lexicon: str | Path | None = None,
-                 keep_nested: bool = False) -> None:
+                 keep_nested: bool = False, emotion: Any = "default",
+                 emotion_top: int = 3) -> None:
         from .classify.model import FigurativeClassifier
 
         if threshold is not None:
@@ -51,6 +56,15 @@ class Analyzer:
         self.classifier = classifier
         self.threshold = classifier.config.threshold if threshold is None else float(threshold)
         self.keep_literal = keep_literal
+        if isinstance(emotion, (str, Path)):
+            from .emotion.model import EmotionModel
+
+            emotion = EmotionModel.load(emotion)
+        #: the emotion model, or None (no ``Document.emotion``)
+        self.emotion = emotion
+        check_param("Analyzer", "emotion_top", emotion_top,
+                    isinstance(emotion_top, int) and 1 <= emotion_top <= 36, "an int in 1..36")
+        self.emotion_top = emotion_top
 
     def analyze(self, text: str, id: Any = None) -> Document:
         """Find and classify the idioms of one text."""
@@ -72,7 +86,21 @@ class Analyzer:
             span = docs[d].idioms[s]
             span.p_figurative = round(float(p), 6)
             span.label = FIGURATIVE if p >= self.threshold else LITERAL
+        if self.emotion is not None:
+            self.add_emotion(docs, batch_size=batch_size)
         if not self.keep_literal:
             for doc in docs:
                 doc.idioms = [span for span in doc.idioms if span.label == FIGURATIVE]
         return docs
+
+    def add_emotion(self, docs: Iterable[Document], *, batch_size: int = 32) -> None:
+        """Set ``doc.emotion`` on each document, telling the model its first figurative idiom."""
+        from .emotion.model import to_emotion
+
+        docs = list(docs)
+        firsts = [next((s for s in doc.idioms if s.label == FIGURATIVE), None) for doc in docs]
+        probs = self.emotion.predict_proba(
+            [doc.text for doc in docs], [s.idiom if s else None for s in firsts],
+            [s.definition if s else None for s in firsts], batch_size=batch_size)
+        for doc, row in zip(docs, probs):
+            doc.emotion = to_emotion(row, self.emotion_top)

@@ -10,7 +10,9 @@ Measured on the 9,685 sentences of IDEM ``train+test`` with the default classifi
   the CPU seconds of a pass (all threads), which other processes on the machine do not inflate;
 - **cold start**: a fresh ``python -m idiomkit.cli.app analyze SENTENCE`` process to the first
   byte of its output (median of ``runs`` after one warm-up launch), as ``bench find`` measures;
-- **peak RSS**: a fresh process that builds the analyzer and runs every sentence (``VmHWM``).
+- **peak RSS**: a fresh process that builds the analyzer and runs every sentence (``VmHWM``);
+- **emotion**: after each pass, the emotion stage alone (:meth:`Analyzer.add_emotion` over the
+  pass's documents) timed again: milliseconds per sentence, median over passes.
 
 Helpers (machine description, child environment, process launch, rounding) are
 :mod:`idiomkit.bench.find`'s.
@@ -40,6 +42,8 @@ ANALYZE_TARGETS: dict[str, tuple[str, float]] = {
     "throughput.median_sentences_per_s": (">=", 300.0),
     "cold_start.median_s": ("<=", 5.0),
     "peak_rss_mb": ("<=", 1536.0),
+    # issue 4: the emotion stage's share of analyze
+    "emotion.median_ms_per_sentence": ("<=", 3.0),
 }
 
 _MEMORY_CHILD = """\
@@ -63,8 +67,10 @@ print(json.dumps({"peak_rss_mb": peak_mb(), "seconds": time.perf_counter() - sta
 
 def run_analyze_benchmark(data_dir: str | Path | None = None, *, model: str = "default",
                           runs: int = 3, threads: int = 2, cold_start: bool = True,
-                          memory: bool = True, progress: bool = True) -> dict[str, Any]:
-    """Benchmark ``analyze`` on IDEM train+test; return a results object (``bench-analyze``)."""
+                          memory: bool = True, progress: bool = True,
+                          limit: int | None = None) -> dict[str, Any]:
+    """Benchmark ``analyze`` on IDEM train+test (the first ``limit`` sentences if given);
+    return a results object (``bench-analyze``)."""
     check_param("run_analyze_benchmark", "runs", runs, isinstance(runs, int) and runs >= 1,
                 "an integer >= 1")
     # BLAS threads are fixed before NumPy is imported by a child; this process may have
@@ -79,7 +85,7 @@ def run_analyze_benchmark(data_dir: str | Path | None = None, *, model: str = "d
             print(message, file=sys.stderr, flush=True)
 
     dataset = load_dataset(DATASET, SPLIT, data_dir)
-    texts = [example.text for example in dataset]
+    texts = [example.text for example in dataset][:limit]
     metrics: dict[str, Any] = {}
     start = time.perf_counter()
     analyzer = Analyzer(model)
@@ -87,7 +93,7 @@ def run_analyze_benchmark(data_dir: str | Path | None = None, *, model: str = "d
     start = time.perf_counter()
     analyzer.analyze(COLD_START_SENTENCE)
     metrics["first_call_s"] = _r(time.perf_counter() - start)
-    seconds, cpu_seconds, n_idioms = [], [], 0
+    seconds, cpu_seconds, emotion_ms, n_idioms = [], [], [], 0
     for run in range(runs):
         gc.collect()
         start, cpu_start = time.perf_counter(), time.process_time()
@@ -96,6 +102,11 @@ def run_analyze_benchmark(data_dir: str | Path | None = None, *, model: str = "d
         cpu_seconds.append(time.process_time() - cpu_start)
         n_idioms = sum(len(d.idioms) for d in docs)
         say(f"analyze pass {run + 1}/{runs}: {len(texts) / seconds[-1]:.0f} sentences/s")
+        if analyzer.emotion is not None:
+            start = time.perf_counter()
+            analyzer.add_emotion(docs)
+            emotion_ms.append(1000 * (time.perf_counter() - start) / len(texts))
+            say(f"emotion stage alone: {emotion_ms[-1]:.2f} ms/sentence")
     candidates = sum(len(d.idioms) for d in analyzer.finder.find_many(texts))
     per_s = [len(texts) / s for s in seconds]
     metrics["throughput"] = {"runs_sentences_per_s": [_r(v, 1) for v in per_s],
@@ -106,6 +117,11 @@ def run_analyze_benchmark(data_dir: str | Path | None = None, *, model: str = "d
                              "median_cpu_s": _r(statistics.median(cpu_seconds)),
                              "sentences_per_cpu_s": _r(len(texts) / statistics.median(
                                  cpu_seconds), 1)}
+    if emotion_ms:
+        metrics["emotion"] = {"runs_ms_per_sentence": [_r(v, 3) for v in emotion_ms],
+                              "median_ms_per_sentence": _r(statistics.median(emotion_ms), 3),
+                              "model": analyzer.emotion.card.get("name"),
+                              "config": analyzer.emotion.config.to_dict()}
     if memory:
         say("peak RSS: fresh process over every sentence")
         metrics.update(_peak_rss(model, texts))
@@ -126,6 +142,7 @@ def run_analyze_benchmark(data_dir: str | Path | None = None, *, model: str = "d
 
     card = load_card(resolve_artifact(model))
     configuration = {"model": model, "classifier_config": card.get("config"), "runs": runs,
+                     "limit": limit,
                      "threads": threads, "machine": machine_info(),
                      # other processes on the machine slow every number above down
                      "load_average_1_5_15min": [round(v, 2) for v in os.getloadavg()],

@@ -58,6 +58,14 @@ def analyze_command(
     keep_literal: Annotated[bool, typer.Option(
         "--keep-literal", help="Also return candidates judged literal (label 'literal').",
     )] = False,
+    emotion: Annotated[str, typer.Option(
+        "--emotion", help="Emotion model for the text's 'emotion' field: 'default' (shipped, "
+        "36 IDEM emotions), a model trained with `idiomkit train emotion` or its folder; "
+        "'none' leaves the field null.",
+    )] = "default",
+    emotion_top: Annotated[int, typer.Option(
+        "--emotion-top", min=1, max=36, help="How many emotions (with probabilities) to list.",
+    )] = 3,
     lexicon: Annotated[Path | None, typer.Option(
         "--lexicon", "-l", help="A user lexicon (CSV or JSONL with an 'idiom' column).",
         show_default=False,
@@ -72,10 +80,12 @@ def analyze_command(
         "--pretty", help="Print a readable table instead of JSON (single text only).",
     )] = False,
 ) -> None:
-    """Find idioms in TEXT, tell figurative from literal use, print the Document JSON.
+    """Find idioms in TEXT, tell figurative from literal use, read its emotion, print the
+    Document JSON.
 
-    Each idiom gets p_figurative, label (figurative/literal) and its definition; --input runs
-    over a whole file (JSONL out, one record per input record).
+    Each idiom gets p_figurative, label (figurative/literal) and its definition; the text gets
+    emotion (the most likely of the 36 IDEM emotions and the top scores); --input runs over a
+    whole file (JSONL out, one record per input record).
 
     Examples:
 
@@ -100,7 +110,9 @@ def analyze_command(
         if input is not None:
             RecordReader(input, input_format, text_column=text_column).close()
         analyzer = Analyzer(model, threshold=threshold, keep_literal=keep_literal,
-                            method=method, lexicon=lexicon, keep_nested=keep_nested)
+                            method=method, lexicon=lexicon, keep_nested=keep_nested,
+                            emotion=None if emotion.casefold() == "none" else emotion,
+                            emotion_top=emotion_top)
         if input is not None:
             summary = find_batch(
                 _AsFinder(analyzer), input, output, input_format=input_format,
@@ -138,8 +150,11 @@ def render_table(doc: Document) -> Table:
         table.add_row(span.idiom, span.text, f"{span.start}-{span.end}",
                       f"{span.p_figurative:.2f}", span.label or "",
                       _shorten(span.definition or "", 60))
-    if not doc.idioms:
-        table.caption = "No figurative idioms found."
+    captions = [] if doc.idioms else ["No figurative idioms found."]
+    if doc.emotion:
+        captions.append("Emotion: " + ", ".join(
+            f"{label} {score:.2f}" for label, score in doc.emotion["scores"].items()))
+    table.caption = " ".join(captions) or None
     return table
 
 

@@ -19,6 +19,9 @@ def analyze_command(
     threads: Annotated[int, typer.Option(min=1, help="BLAS threads (cores used).")] = 2,
     cold_start: Annotated[bool, typer.Option("--cold-start/--no-cold-start")] = True,
     memory: Annotated[bool, typer.Option("--memory/--no-memory")] = True,
+    limit: Annotated[int | None, typer.Option(
+        min=1, help="Only the first N sentences (a quick check; targets are for all).",
+        show_default=False)] = None,
     data_dir: Annotated[Path | None, typer.Option(
         "--data-dir", help="Folder with the idem/ dataset.", show_default=False)] = None,
     output_format: Annotated[str, typer.Option("--format", "-f", help="table or json.")]
@@ -30,7 +33,8 @@ def analyze_command(
 ) -> None:
     """Benchmark `analyze` (find → classify → define) on IDEM train+test (9,685 sentences).
 
-    Targets (issue 3, 2 cores): >= 300 sentences/s, cold start <= 5 s, peak RSS <= 1.5 GB.
+    Targets (2 cores): >= 300 sentences/s, cold start <= 5 s, peak RSS <= 1.5 GB (issue 3);
+    the emotion stage at most 3 ms per sentence (issue 4).
     """
     with exit_on_error():
         from ..bench.analyze import run_analyze_benchmark
@@ -38,7 +42,7 @@ def analyze_command(
 
         results = run_analyze_benchmark(data_dir, model=model, runs=runs, threads=threads,
                                         cold_start=cold_start, memory=memory,
-                                        progress=progress)
+                                        progress=progress, limit=limit)
         path = write_results(results, output) if output is not None else None
     if output_format == "json":
         typer.echo(json.dumps(results, indent=2, ensure_ascii=False))
