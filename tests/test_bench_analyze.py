@@ -36,6 +36,6 @@ def test_bench_analyze_reports_throughput_and_the_emotion_stage(shared_data_dir,
     assert metrics["throughput"]["median_sentences_per_s"] > 0
     emotion = metrics["emotion"]
     assert len(emotion["runs_ms_per_sentence"]) == 2 and emotion["median_ms_per_sentence"] > 0
-    assert emotion["model"] == "default"
+    assert emotion["model"] == "default" and emotion["with_emotion_sentences_per_s"] > 0
     assert set(results["targets"]) >= {"emotion.median_ms_per_sentence",
                                        "throughput.median_sentences_per_s"}
