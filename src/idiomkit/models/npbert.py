@@ -29,8 +29,18 @@ _SQRT_2_OVER_PI = np.float32(np.sqrt(2.0 / np.pi))
 
 
 def gelu_tanh(x: np.ndarray) -> np.ndarray:
-    """GELU, tanh approximation (``gelu_pytorch_tanh`` in transformers)."""
-    return 0.5 * x * (1.0 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)))
+    """GELU, tanh approximation (``gelu_pytorch_tanh`` in transformers), computed in one
+    scratch array (the plain expression allocates six temporaries of ``x``'s size)."""
+    y = x * x
+    y *= x
+    y *= np.float32(0.044715)
+    y += x
+    y *= _SQRT_2_OVER_PI
+    np.tanh(y, out=y)
+    y += np.float32(1.0)
+    y *= x
+    y *= np.float32(0.5)
+    return y
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
@@ -124,7 +134,9 @@ class NumpyBert:
         for layer in self.layers:
             def linear(h, name, layer=layer):
                 weight, bias = layer[name]
-                return h @ weight + bias
+                out = h @ weight
+                out += bias
+                return out
 
             def split(h):
                 return h.reshape(batch, length, heads, size).transpose(0, 2, 1, 3)
