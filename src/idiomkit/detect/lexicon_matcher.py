@@ -113,6 +113,14 @@ class _Pattern:
     #: part of it, the serial comma included
     list_commas: bool = False
 
+    def __post_init__(self) -> None:
+        # slot counts, read by every alignment score (the hot path): counted once here
+        self.n_poss = self.slot_kinds.count(POSS)
+        self.n_refl = self.slot_kinds.count(REFL)
+        self.n_any = self.slot_kinds.count(OBJ) + self.slot_kinds.count(GAP)
+        self.internal_poss = self.internal_slots.count(POSS)
+        self.internal_refl = self.internal_slots.count(REFL)
+
 
 @dataclass
 class _Candidate:
@@ -436,9 +444,9 @@ class LexiconMatcher:
         cost = 0.0
         has_marker = False
         # Slot budget: possessive/object/reflexive slots and articles absorb fitting fillers.
-        free_poss = sum(k == POSS for k in pattern.slot_kinds)
-        free_refl = sum(k == REFL for k in pattern.slot_kinds)
-        free_any = sum(k in (OBJ, GAP) for k in pattern.slot_kinds) * costs.slot_capacity
+        free_poss = pattern.n_poss
+        free_refl = pattern.n_refl
+        free_any = pattern.n_any * costs.slot_capacity
         free_det = pattern.articles + free_poss
         n_content = 0
         n_inserted = 0
@@ -494,12 +502,8 @@ class LexiconMatcher:
             cost += costs.function_word * by_det
         # Unfilled internal possessive/reflexive slots ("pour heart out").
         if pattern.internal_slots:
-            missing = sum(k == POSS for k in pattern.internal_slots) - (
-                sum(k == POSS for k in pattern.slot_kinds) - free_poss
-            )
-            missing += sum(k == REFL for k in pattern.internal_slots) - (
-                sum(k == REFL for k in pattern.slot_kinds) - free_refl
-            )
+            missing = pattern.internal_poss - (pattern.n_poss - free_poss)
+            missing += pattern.internal_refl - (pattern.n_refl - free_refl)
             if missing > 0:
                 if not (lo > 0 and categories[lo - 1] == C_POSS):
                     # "close one's eyes" needs someone's eyes: "a close eye" is another idiom.
