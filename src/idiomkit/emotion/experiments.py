@@ -245,13 +245,19 @@ def score_model(models: Any, train: EmotionData, test: EmotionData,
     _, weights, prior_weight, by_weight = best
     test_combined = sum(w * lp for w, lp in zip(weights, test_logp))
     plain = sum(w * lp for w, lp in zip(best_plain[1], test_logp))
-    method = " + ".join(_method(m.config) for m in models) + " + IDEM sibling prior"
+    def ensemble(weights) -> str:
+        if len(models) == 1:
+            return _method(models[0].config)
+        return " + ".join(f"{w:g} x {_method(m.config)}" for w, m in zip(weights, models) if w)
+
+    method = ensemble(weights) + " + IDEM sibling prior"
     return {
         "predicted": apply_prior(test_combined, test_adjust, prior_weight).argmax(1),
         "without_prior": emotion_scores(gold, plain.argmax(1)),
         "configuration": {
             "base": [m.config.base for m in models], "input": [m.config.input for m in models],
-            "method": method, "ensemble_weights": list(weights), "prior_weight": prior_weight,
+            "method": method, "method_without_prior": ensemble(best_plain[1]),
+            "ensemble_weights": list(weights), "prior_weight": prior_weight,
         },
         "validation": {"n": len(val),
                        "weighted_f1": by_weight[prior_weight],

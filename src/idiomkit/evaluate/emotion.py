@@ -234,7 +234,8 @@ def markdown_table(results: dict) -> str:
                      f"{100 * m['weighted_f1']:.2f} | {100 * m['macro_f1']:.2f} | {paper} |")
         if "without_prior" in run:
             w = run["without_prior"]
-            lines.append(f"| {run['name']} (no sibling prior) | {method.split(' + ')[0]} | "
+            plain = run["configuration"].get("method_without_prior", method.split(" + ")[0])
+            lines.append(f"| {run['name']} (no sibling prior) | {plain} | "
                          f"{100 * w['accuracy']:.2f} | {100 * w['weighted_f1']:.2f} | "
                          f"{100 * w['macro_f1']:.2f} | |")
         if "zero_shot" in run:
