@@ -268,6 +268,19 @@ def test_eval_emotion_command_runs_frozen_and_model_rows(tiny_data, cache, tmp_p
         assert rerun["metrics"][name] == results["metrics"][name]
 
 
+def test_pipeline_row_reads_the_finders_idioms_and_ensembles_models(tiny_data, cache):
+    result = _run(["eval", "emotion", "--data-dir", str(tiny_data), "--config", "pipeline",
+                   "--model", "default,default", "--format", "json", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    (run,) = json.loads(result.stdout[result.stdout.index("{"):])["runs"]
+    config = run["configuration"]
+    assert config["idioms"] == "finder" and config["model"] == ["default", "default"]
+    assert len(config["ensemble_weights"]) == 2 and config["ensemble_weights"][0] == 1.0
+    assert "IDEM sibling prior" in config["method"]
+    # the finder finds the tiny set's idioms ("over the moon", "break the ice", ...)
+    assert 0 < run["idioms_gold"] <= run["idioms_given"] <= 12
+
+
 def test_eval_emotion_rejects_unknown_configuration(tiny_data):
     result = _run(["eval", "emotion", "--data-dir", str(tiny_data), "--config", "seq-aware2"])
     assert result.exit_code == 3 and "E457" in result.output
