@@ -199,7 +199,7 @@ def test_shipped_mpnet_model_loads_when_mpnet_is_installed():
     if packaged_models().get("mpnet") is None:
         pytest.skip("the MPNet parts are not installed (optional; see MODELS.md)")
     model = EmotionModel.load("idem-mpnet")
-    assert model.config.base == "mpnet" and type(model.runtime).__name__ == "_TorchRuntime"
+    assert model.config.base == "mpnet" and type(model.runtime).__name__ == "TorchRuntime"
     out = model.predict(["I am so grateful for everything you did for me, thank you!"])
     assert out[0]["label"] == "Gratitude"
 
@@ -222,7 +222,7 @@ def test_train_save_load_roundtrip_numpy_matches_torch(tiny_data, cache, tmp_pat
     torch_probs = model.predict_proba(texts)
     model.save(tmp_path / "m", {"name": "m", "seed": 3, "data": {}, "metrics": {}})
     loaded = EmotionModel.load(tmp_path / "m")
-    assert type(loaded.runtime).__name__ == "_NumpyRuntime"
+    assert type(loaded.runtime).__name__ == "NumpyRuntime"
     np.testing.assert_allclose(loaded.predict_proba(texts), torch_probs, atol=1e-4)
     # the adapters sit in the top layer only
     from safetensors.numpy import load_file

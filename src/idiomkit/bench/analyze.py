@@ -35,6 +35,7 @@ from typing import Any
 
 from ..errors import check_param
 from .find import COLD_START_SENTENCE, _child_env, _launch, _r, machine_info
+from .find import check_targets as check_find_targets
 
 TASK = "bench-analyze"
 DATASET = "idem"
@@ -192,14 +193,5 @@ def _peak_rss(model: str, texts: list[str]) -> dict[str, Any]:
 
 
 def check_targets(metrics: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Each target with the measured value and whether it is met (``None``: not measured)."""
-    checked = {}
-    for path, (op, target) in ANALYZE_TARGETS.items():
-        value: Any = metrics
-        for part in path.split("."):
-            value = value.get(part) if isinstance(value, dict) else None
-        met = None
-        if isinstance(value, (int, float)):
-            met = value >= target if op == ">=" else value <= target
-        checked[path] = {"target": f"{op} {target:g}", "value": value, "met": met}
-    return checked
+    """Each of :data:`ANALYZE_TARGETS` with the measured value and whether it is met."""
+    return check_find_targets(metrics, ANALYZE_TARGETS)

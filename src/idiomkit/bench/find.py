@@ -254,11 +254,14 @@ def machine_info() -> dict[str, Any]:
     }
 
 
-def check_targets(metrics: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """For each of :data:`FIND_TARGETS`: the target, the measured value and whether it is met
-    (``None`` when the number was not measured)."""
+def check_targets(metrics: dict[str, Any],
+                  targets: dict[str, tuple[str, float]] | None = None
+                  ) -> dict[str, dict[str, Any]]:
+    """For each target (default: :data:`FIND_TARGETS`; a dotted metric path -> (``>=`` or
+    ``<=``, value)): the target, the measured value and whether it is met (``None`` when the
+    number was not measured)."""
     checked = {}
-    for path, (op, target) in FIND_TARGETS.items():
+    for path, (op, target) in (FIND_TARGETS if targets is None else targets).items():
         value: Any = metrics
         for part in path.split("."):
             value = value.get(part) if isinstance(value, dict) else None

@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import ModelError, check_param
 from ..models.artifacts import check_shapes, load_artifact, save_artifact
 from ..models.resolve import resolve_model_path
+from ..models.runtime import NumpyRuntime, TorchRuntime
 from .encoding import Encoded, encode, length_batches, load_tokenizer, pad, span_mask
 from .formats import Format, Item, get_format, render
 
@@ -101,31 +102,6 @@ def apply_head(head: dict[str, np.ndarray], feats: np.ndarray) -> np.ndarray:
     return (feats @ head["head.weight"].T + head["head.bias"])[:, 0]
 
 
-class _NumpyBackend:
-    def __init__(self, path: Path, config: ClassifierConfig, deltas: dict[str, np.ndarray]):
-        from ..models.npbert import NumpyBert
-
-        self.model = NumpyBert(path, config.num_layers, deltas)
-        self.hidden = self.model.hidden
-
-    def states(self, ids, types, mask) -> np.ndarray:
-        return self.model(ids, types, mask)
-
-
-class _TorchBackend:
-    def __init__(self, net) -> None:
-        self.net = net
-        self.hidden = net.hidden
-
-    def states(self, ids, types, mask) -> np.ndarray:
-        import torch
-
-        with torch.inference_mode():
-            out = self.net.states(torch.from_numpy(ids), torch.from_numpy(types),
-                                  torch.from_numpy(mask))
-        return out.float().numpy()
-
-
 class FigurativeClassifier:
     """P(figurative) for candidates in context.
 
@@ -171,13 +147,13 @@ class FigurativeClassifier:
 
             _check_lora_shapes(tensors, config, name)
             deltas = merged_deltas(tensors, config.lora_alpha, max(1, config.lora_rank))
-            runtime = _NumpyBackend(path, config, deltas)
+            runtime = NumpyRuntime(path, config.num_layers, deltas)
         else:
             net = build_net(config)
             expected = {k: tuple(v.shape) for k, v in net.saved_state().items()}
             check_shapes({**tensors, **head}, expected, str(name))
             net.load_saved_state({**tensors, **head})
-            runtime = _TorchBackend(net)
+            runtime = TorchRuntime(net)
         features = runtime.hidden * (2 if get_format(config.format).pooling == "span" else 1)
         check_shapes(head, head_shapes(config, features), str(name))
         return cls(config, runtime, head, card)
@@ -343,7 +319,7 @@ class TrainedClassifier(FigurativeClassifier):
     """A classifier fresh from training: predicts with its torch net, saves as an artifact."""
 
     def __init__(self, config: ClassifierConfig, net) -> None:
-        super().__init__(config, _TorchBackend(net), _head_of(net))
+        super().__init__(config, TorchRuntime(net), _head_of(net))
         self.net = net
 
     def refresh(self) -> None:

@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import ModelError, check_param
 from ..models.artifacts import check_shapes, load_artifact, save_artifact
 from ..models.resolve import cache_dir, resolve_model_path
+from ..models.runtime import NumpyRuntime, TorchRuntime
 from .head import softmax
 from .inputs import build_input, get_config
 from .labels import EMOTIONS
@@ -118,31 +119,6 @@ def render_inputs(config: EmotionConfig, texts: Sequence[str],
     return firsts, seconds
 
 
-class _NumpyRuntime:
-    def __init__(self, path: Path, config: EmotionConfig, deltas: dict[str, np.ndarray]):
-        from ..models.npbert import NumpyBert
-
-        self.model = NumpyBert(path, config.num_layers, deltas)
-        self.hidden = self.model.hidden
-
-    def states(self, ids, types, mask) -> np.ndarray:
-        return self.model(ids, types, mask)
-
-
-class _TorchRuntime:
-    def __init__(self, net) -> None:
-        self.net = net
-        self.hidden = net.hidden
-
-    def states(self, ids, types, mask) -> np.ndarray:
-        import torch
-
-        with torch.inference_mode():
-            out = self.net.states(torch.from_numpy(ids), torch.from_numpy(types),
-                                  torch.from_numpy(mask))
-        return out.float().numpy()
-
-
 class EmotionModel:
     """P(emotion) over the 36 IDEM emotions for sentences, optionally told their idioms."""
 
@@ -180,13 +156,13 @@ class EmotionModel:
             from ..models.lora import merged_deltas
 
             deltas = merged_deltas(tensors, config.lora_alpha, max(1, config.lora_rank))
-            runtime = _NumpyRuntime(path, config, deltas)
+            runtime = NumpyRuntime(path, config.num_layers, deltas)
         else:
             net = build_net(config)
             expected = {k: tuple(v.shape) for k, v in net.saved_state().items()}
             check_shapes({**tensors, **head}, expected, str(name))
             net.load_saved_state({**tensors, **head})
-            runtime = _TorchRuntime(net)
+            runtime = TorchRuntime(net)
         check_shapes(head, {"head.weight": (len(EMOTIONS), runtime.hidden),
                             "head.bias": (len(EMOTIONS),)}, str(name))
         return cls(config, runtime, head, card)
@@ -361,7 +337,7 @@ class TrainedEmotionModel(EmotionModel):
 
     def __init__(self, config: EmotionConfig, net) -> None:
         self.net = net
-        super().__init__(config, _TorchRuntime(net), _head(net))
+        super().__init__(config, TorchRuntime(net), _head(net))
 
     def refresh(self) -> None:
         """Re-read the head from the net (training changed it)."""
