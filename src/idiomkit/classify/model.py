@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ import numpy as np
 
 from ..errors import ModelError, check_param
 from ..models.artifacts import check_shapes, load_artifact, save_artifact
+from ..models.cards import CardConfig
 from ..models.resolve import resolve_model_path
 from ..models.runtime import NumpyRuntime, TorchRuntime
 from .encoding import Encoded, encode, length_batches, load_tokenizer, pad, span_mask
@@ -32,7 +33,7 @@ TASK = "figurative-classification"
 
 
 @dataclass
-class ClassifierConfig:
+class ClassifierConfig(CardConfig):
     """What a classifier is: its base encoder, layers kept, input format, adapters, threshold."""
 
     base: str = "minilm"
@@ -65,13 +66,7 @@ class ClassifierConfig:
                     "a float in [0, 1]")
         return fmt
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ClassifierConfig:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
 
 
 def pool(states: np.ndarray, mask: np.ndarray, smask: np.ndarray | None) -> np.ndarray:

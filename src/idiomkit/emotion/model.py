@@ -16,7 +16,7 @@ default reads the sentence alone (``seq-ignorant``), see its card for why.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import ModelError, check_param
 from ..models.artifacts import check_shapes, load_artifact, save_artifact
+from ..models.cards import CardConfig
 from ..models.resolve import cache_dir, resolve_model_path
 from ..models.runtime import NumpyRuntime, TorchRuntime
 from .head import softmax
@@ -36,7 +37,7 @@ DEFAULT_MODEL = "default"
 
 
 @dataclass
-class EmotionConfig:
+class EmotionConfig(CardConfig):
     """What an emotion model is: base encoder, layers kept, input configuration, adapters."""
 
     base: str = "minilm"
@@ -70,13 +71,7 @@ class EmotionConfig:
         check_param("EmotionConfig", "class_weight", self.class_weight,
                     self.class_weight in (None, "balanced"), "None or 'balanced'")
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> EmotionConfig:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
 
 
 def user_models_dir() -> Path:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import platform
 import sys
+from dataclasses import asdict, fields
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,19 @@ CARD_FILE = "card.json"
 README_FILE = "README.md"
 #: version of the card layout; bump it when a key changes meaning
 CARD_SCHEMA = 1
+
+
+class CardConfig:
+    """Mixin for the dataclass configs a card records: ``to_dict`` for the card, ``from_dict``
+    to rebuild the config from it (keys this version does not know are ignored)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)  # type: ignore[call-overload]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]):
+        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        return cls(**{k: v for k, v in data.items() if k in names})
 
 
 def make_card(name: str, task: str, config: dict[str, Any], data: dict[str, Any],

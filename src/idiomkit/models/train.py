@@ -12,18 +12,19 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..errors import check_param
+from .cards import CardConfig
 from .encoder import import_torch
 
 
 @dataclass
-class TrainConfig:
+class TrainConfig(CardConfig):
     """Optimisation settings (AdamW with linear warm-up and decay)."""
 
     epochs: int = 4
@@ -45,8 +46,6 @@ class TrainConfig:
                         "an integer >= 1")
         check_param("TrainConfig", "lr", self.lr, self.lr > 0, "a float > 0")
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass
