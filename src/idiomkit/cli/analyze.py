@@ -4,13 +4,26 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from . import EXIT_RECORD_ERRORS, exit_on_error
 from .find import _shorten, _strip_final_newline, _write, find_batch
+from .text_options import (
+    InputFormatOption,
+    InputOption,
+    KeepNestedOption,
+    LexiconOption,
+    MethodOption,
+    OutputOption,
+    PrettyOption,
+    ProgressOption,
+    ResumeOption,
+    TextColumnOption,
+    check_text_or_input,
+    text_argument,
+)
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -19,33 +32,13 @@ if TYPE_CHECKING:
 
 
 def analyze_command(
-    text: Annotated[str | None, typer.Argument(
-        help="The text to analyze; '-' reads it from stdin. Leave out with --input.",
-        show_default=False,
-    )] = None,
-    input: Annotated[Path | None, typer.Option(
-        "--input", "-i", help="Batch mode: a .txt (one text per line), .jsonl "
-        "({\"id\", \"text\"}) or .csv/.tsv (a 'text' column) file; '-' for stdin.",
-        show_default=False,
-    )] = None,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", help="Where to write the JSON (batch: JSONL, one record per input "
-        "record); '-' for stdout.",
-    )] = "-",
-    input_format: Annotated[str | None, typer.Option(
-        "--input-format", help="txt, jsonl, csv or tsv (default: from the extension).",
-        show_default=False,
-    )] = None,
-    text_column: Annotated[str, typer.Option(
-        "--text-column", help="Batch: the CSV column / JSON field holding the text.",
-    )] = "text",
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Batch: keep the complete lines already in --output and append the "
-        "rest.",
-    )] = False,
-    progress: Annotated[bool, typer.Option(
-        "--progress/--no-progress", help="Batch: show a progress bar on stderr (when a terminal).",
-    )] = True,
+    text: Annotated[str | None, text_argument("analyze")] = None,
+    input: InputOption = None,
+    output: OutputOption = "-",
+    input_format: InputFormatOption = None,
+    text_column: TextColumnOption = "text",
+    resume: ResumeOption = False,
+    progress: ProgressOption = True,
     model: Annotated[str, typer.Option(
         "--model", help="Classifier: 'default' (shipped), a model trained with `idiomkit "
         "train`, or its folder.",
@@ -66,19 +59,10 @@ def analyze_command(
     emotion_top: Annotated[int, typer.Option(
         "--emotion-top", min=1, max=36, help="How many emotions (with probabilities) to list.",
     )] = 3,
-    lexicon: Annotated[Path | None, typer.Option(
-        "--lexicon", "-l", help="A user lexicon (CSV or JSONL with an 'idiom' column).",
-        show_default=False,
-    )] = None,
-    method: Annotated[str, typer.Option(
-        "--method", "-m", help="Matcher: default or idem-rules.",
-    )] = "default",
-    keep_nested: Annotated[bool, typer.Option(
-        "--keep-nested", help="Keep idioms nested inside a longer matched idiom.",
-    )] = False,
-    pretty: Annotated[bool, typer.Option(
-        "--pretty", help="Print a readable table instead of JSON (single text only).",
-    )] = False,
+    lexicon: LexiconOption = None,
+    method: MethodOption = "default",
+    keep_nested: KeepNestedOption = False,
+    pretty: PrettyOption = False,
 ) -> None:
     """Find idioms in TEXT, tell figurative from literal use, read its emotion, print the
     Document JSON.
@@ -95,14 +79,7 @@ def analyze_command(
 
       idiomkit analyze --input corpus.txt --output idioms.jsonl --resume
     """
-    if (text is None) == (input is None):
-        raise typer.BadParameter(
-            "give either TEXT (or '-' for stdin) or --input FILE.", param_hint="TEXT / --input"
-        )
-    if input is not None and pretty:
-        raise typer.BadParameter(
-            "--pretty shows one text; it cannot be used with --input.", param_hint="--pretty"
-        )
+    check_text_or_input(text, input, pretty)
     with exit_on_error():
         from ..io import RecordReader
         from ..pipeline import Analyzer

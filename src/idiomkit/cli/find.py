@@ -10,6 +10,20 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from . import EXIT_RECORD_ERRORS, exit_on_error
+from .text_options import (
+    InputFormatOption,
+    InputOption,
+    KeepNestedOption,
+    LexiconOption,
+    MethodOption,
+    OutputOption,
+    PrettyOption,
+    ProgressOption,
+    ResumeOption,
+    TextColumnOption,
+    check_text_or_input,
+    text_argument,
+)
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -22,47 +36,17 @@ _DEFINITION_WIDTH = 60
 
 
 def find_command(
-    text: Annotated[str | None, typer.Argument(
-        help="The text to search; '-' reads it from stdin. Leave out with --input.",
-        show_default=False,
-    )] = None,
-    input: Annotated[Path | None, typer.Option(
-        "--input", "-i", help="Batch mode: a .txt (one text per line), .jsonl "
-        "({\"id\", \"text\"}) or .csv/.tsv (a 'text' column) file; '-' for stdin.",
-        show_default=False,
-    )] = None,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", help="Where to write the JSON (batch: JSONL, one record per input "
-        "record); '-' for stdout.",
-    )] = "-",
-    input_format: Annotated[str | None, typer.Option(
-        "--input-format", help="txt, jsonl, csv or tsv (default: from the extension).",
-        show_default=False,
-    )] = None,
-    text_column: Annotated[str, typer.Option(
-        "--text-column", help="Batch: the CSV column / JSON field holding the text.",
-    )] = "text",
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Batch: keep the complete lines already in --output, skip that many "
-        "input records and append the rest.",
-    )] = False,
-    progress: Annotated[bool, typer.Option(
-        "--progress/--no-progress", help="Batch: show a progress bar on stderr (when a terminal).",
-    )] = True,
-    lexicon: Annotated[Path | None, typer.Option(
-        "--lexicon", "-l", help="A user lexicon (CSV or JSONL with an 'idiom' column) instead "
-        "of the bundled one.", show_default=False,
-    )] = None,
-    method: Annotated[str, typer.Option(
-        "--method", "-m", help="Matcher: default (fast lexicon matcher) or idem-rules (the "
-        "IDEM paper's rule-based finder).",
-    )] = "default",
-    keep_nested: Annotated[bool, typer.Option(
-        "--keep-nested", help="Keep idioms nested inside a longer matched idiom.",
-    )] = False,
-    pretty: Annotated[bool, typer.Option(
-        "--pretty", help="Print a readable table instead of JSON (single text only).",
-    )] = False,
+    text: Annotated[str | None, text_argument("search")] = None,
+    input: InputOption = None,
+    output: OutputOption = "-",
+    input_format: InputFormatOption = None,
+    text_column: TextColumnOption = "text",
+    resume: ResumeOption = False,
+    progress: ProgressOption = True,
+    lexicon: LexiconOption = None,
+    method: MethodOption = "default",
+    keep_nested: KeepNestedOption = False,
+    pretty: PrettyOption = False,
 ) -> None:
     """Find the idioms in TEXT and print the Document JSON, or run over a file with --input.
 
@@ -74,14 +58,7 @@ def find_command(
 
       idiomkit find --input corpus.txt --output idioms.jsonl --resume
     """
-    if (text is None) == (input is None):
-        raise typer.BadParameter(
-            "give either TEXT (or '-' for stdin) or --input FILE.", param_hint="TEXT / --input"
-        )
-    if input is not None and pretty:
-        raise typer.BadParameter(
-            "--pretty shows one text; it cannot be used with --input.", param_hint="--pretty"
-        )
+    check_text_or_input(text, input, pretty)
     with exit_on_error():
         from ..finder import Finder
         from ..io import RecordReader

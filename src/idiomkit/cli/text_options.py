@@ -1,0 +1,71 @@
+"""The options ``idiomkit find`` and ``idiomkit analyze`` share: one text or a batch file in,
+JSON or JSONL out, and the finder's lexicon and method.
+
+Each is an ``Annotated`` type, so a command declares ``input: InputOption = None`` and both
+commands show the same help text and accept the same spellings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+InputOption = Annotated[Path | None, typer.Option(
+    "--input", "-i", help="Batch mode: a .txt (one text per line), .jsonl "
+    "({\"id\", \"text\"}) or .csv/.tsv (a 'text' column) file; '-' for stdin.",
+    show_default=False,
+)]
+OutputOption = Annotated[str, typer.Option(
+    "--output", "-o", help="Where to write the JSON (batch: JSONL, one record per input "
+    "record); '-' for stdout.",
+)]
+InputFormatOption = Annotated[str | None, typer.Option(
+    "--input-format", help="txt, jsonl, csv or tsv (default: from the extension).",
+    show_default=False,
+)]
+TextColumnOption = Annotated[str, typer.Option(
+    "--text-column", help="Batch: the CSV column / JSON field holding the text.",
+)]
+ResumeOption = Annotated[bool, typer.Option(
+    "--resume", help="Batch: keep the complete lines already in --output, skip that many "
+    "input records and append the rest.",
+)]
+ProgressOption = Annotated[bool, typer.Option(
+    "--progress/--no-progress", help="Batch: show a progress bar on stderr (when a terminal).",
+)]
+LexiconOption = Annotated[Path | None, typer.Option(
+    "--lexicon", "-l", help="A user lexicon (CSV or JSONL with an 'idiom' column) instead "
+    "of the bundled one.", show_default=False,
+)]
+MethodOption = Annotated[str, typer.Option(
+    "--method", "-m", help="Matcher: default (fast lexicon matcher) or idem-rules (the "
+    "IDEM paper's rule-based finder).",
+)]
+KeepNestedOption = Annotated[bool, typer.Option(
+    "--keep-nested", help="Keep idioms nested inside a longer matched idiom.",
+)]
+PrettyOption = Annotated[bool, typer.Option(
+    "--pretty", help="Print a readable table instead of JSON (single text only).",
+)]
+
+
+def text_argument(verb: str):
+    """The TEXT argument, its help naming what the command does with it."""
+    return typer.Argument(
+        help=f"The text to {verb}; '-' reads it from stdin. Leave out with --input.",
+        show_default=False,
+    )
+
+
+def check_text_or_input(text: str | None, input: Path | None, pretty: bool) -> None:
+    """Exactly one of TEXT and --input; --pretty only for a single text."""
+    if (text is None) == (input is None):
+        raise typer.BadParameter(
+            "give either TEXT (or '-' for stdin) or --input FILE.", param_hint="TEXT / --input"
+        )
+    if input is not None and pretty:
+        raise typer.BadParameter(
+            "--pretty shows one text; it cannot be used with --input.", param_hint="--pretty"
+        )
