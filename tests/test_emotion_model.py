@@ -300,6 +300,22 @@ def test_models_selected_on_another_validation_split_are_refused(tiny_data):
     assert info.value.code == "E466" and "--seed 0" in str(info.value)
 
 
+def test_model_and_pipeline_rows_share_an_idiom_ignorant_models_probabilities():
+    """The default model reads the sentence alone: told other idioms it renders the same
+    inputs, so the memo computes its probabilities once; new sentences are computed anew."""
+    from idiomkit.emotion.experiments import ProbabilityMemo
+
+    memo = ProbabilityMemo()
+    model = memo.load("default")
+    assert memo.load("default") is model
+    texts = ["She was over the moon about it.", "He broke the ice with a joke."]
+    gold = memo.predict_proba(model, texts, ["over the moon", "break the ice"], [None, None])
+    found = memo.predict_proba(model, texts, [None, "ice"], [None, None])
+    assert found is gold and gold.shape == (2, 36)
+    other = memo.predict_proba(model, texts[:1], [None], [None])
+    assert other is not gold and np.allclose(other[0], gold[0], atol=1e-5)
+
+
 def test_train_emotion_reports_bad_labels_and_writes_a_card(tiny_data, cache, tmp_path):
     bad = tmp_path / "train.csv"
     rows = (tiny_data / "idem" / "idem_train.csv").read_text(encoding="utf-8").splitlines()

@@ -157,17 +157,46 @@ def finder_idioms(texts: Sequence[str], *, progress: bool = True
 ENSEMBLE_GRID = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
+class ProbabilityMemo:
+    """Emotion models loaded once and their probabilities remembered by the inputs they read.
+
+    The ``model`` and ``pipeline`` rows differ only in the idioms given; an idiom-ignorant model
+    renders the same inputs for both, so its probabilities are computed once per run.
+    """
+
+    def __init__(self) -> None:
+        self._models: dict[str, Any] = {}
+        self._probs: dict[tuple, np.ndarray] = {}
+
+    def load(self, name: str):
+        from .model import EmotionModel
+
+        if name not in self._models:
+            self._models[name] = EmotionModel.load(name)
+        return self._models[name]
+
+    def predict_proba(self, model, texts: Sequence[str], idioms: Sequence[str | None],
+                      definitions: Sequence[str | None]) -> np.ndarray:
+        from .model import render_inputs
+
+        firsts, seconds = render_inputs(model.config, texts, idioms, definitions)
+        key = (id(model), tuple(firsts), tuple(seconds))
+        if key not in self._probs:
+            self._probs[key] = model.predict_proba(texts, idioms, definitions)
+        return self._probs[key]
+
+
 def run_model(train: EmotionData, test: EmotionData, *, model: str = "default",
-              idioms_from: str = "gold", seed: int = 0, progress: bool = True
-              ) -> dict[str, Any]:
+              idioms_from: str = "gold", seed: int = 0, progress: bool = True,
+              memo: ProbabilityMemo | None = None) -> dict[str, Any]:
     """Trained emotion model(s) on ``test``: see :func:`score_model`. ``model`` is a name or
     folder, or several comma-separated (an ensemble). ``idioms_from``: ``gold`` (the dataset's
     idioms) or ``finder`` (section 6.2's automated pipeline: the finder's idioms for the
-    validation sentences too, so the weights are chosen for what the pipeline will see)."""
-    from .model import EmotionModel
-
+    validation sentences too, so the weights are chosen for what the pipeline will see).
+    Runs sharing a ``memo`` load each model once and reuse its probabilities."""
+    memo = memo or ProbabilityMemo()
     names = [m.strip() for m in str(model).split(",") if m.strip()]
-    models = [EmotionModel.load(name) for name in names]
+    models = [memo.load(name) for name in names]
     texts = [e.text for e in test.examples]
     found = None
     if idioms_from == "finder":
@@ -179,7 +208,8 @@ def run_model(train: EmotionData, test: EmotionData, *, model: str = "default",
         idioms = [e.idiom for e in test.examples]
         definitions = [train.definitions.get(e.idiom_id or "") for e in test.examples]
     _log(progress, f"emotion model(s) {', '.join(names)}: validation and test predictions")
-    out = score_model(models, train, test, idioms, definitions, seed=seed, val_idioms=found)
+    out = score_model(models, train, test, idioms, definitions, seed=seed, val_idioms=found,
+                      predict_proba=memo.predict_proba)
     out["configuration"].update({"config": "pipeline" if idioms_from == "finder" else "model",
                                  "model": names, "idioms": idioms_from})
     return out
@@ -193,8 +223,8 @@ def _method(config) -> str:
 def score_model(models: Any, train: EmotionData, test: EmotionData,
                 idioms: Sequence[str | None], definitions: Sequence[str | None], *,
                 seed: int = 0, fraction: float = 0.1,
-                val_idioms: tuple[Sequence[str | None], Sequence[str | None]] | None = None
-                ) -> dict[str, Any]:
+                val_idioms: tuple[Sequence[str | None], Sequence[str | None]] | None = None,
+                predict_proba: Any = None) -> dict[str, Any]:
     """Emotion model(s) on ``test`` (told ``idioms``), without and with the sibling prior.
 
     ``models`` is one model or a list; several are combined by a weighted sum of
@@ -203,6 +233,8 @@ def score_model(models: Any, train: EmotionData, test: EmotionData,
     cards record the seed), so no model trained on it.
     Validation sentences get the prior of the rest of train, test sentences that of all of train.
     ``val_idioms`` (idioms, definitions) replace the validation sentences' gold idioms.
+    ``predict_proba(model, texts, idioms, definitions)`` computes a model's probabilities
+    (default: the model's own method; :meth:`ProbabilityMemo.predict_proba` reuses them).
     """
     import itertools
 
@@ -227,8 +259,11 @@ def score_model(models: Any, train: EmotionData, test: EmotionData,
         val_idioms = ([e.idiom for e in val], [defs.get(e.idiom_id or "") for e in val])
     val_args = ([e.text for e in val], *val_idioms)
     test_args = ([e.text for e in test.examples], idioms, definitions)
-    val_logp = [np.log(m.predict_proba(*val_args) + 1e-12) for m in models]
-    test_logp = [np.log(m.predict_proba(*test_args) + 1e-12) for m in models]
+    if predict_proba is None:
+        def predict_proba(model, *args):
+            return model.predict_proba(*args)
+    val_logp = [np.log(predict_proba(m, *val_args) + 1e-12) for m in models]
+    test_logp = [np.log(predict_proba(m, *test_args) + 1e-12) for m in models]
     gold_val, gold = gold_ids(val), gold_ids(test.examples)
     val_adjust = SiblingPrior.fit((e.idiom, e.label) for e in fit).adjustment(val_idioms[0])
     test_adjust = SiblingPrior.fit((e.idiom, e.label) for e in train.examples).adjustment(

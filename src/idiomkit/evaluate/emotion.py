@@ -140,6 +140,7 @@ def evaluate_emotion(configs: Sequence[str], *, encoders: Sequence[str] = ("mini
     test = load_emotion_data(split, data_dir)
     gold_all = experiments.gold_ids(test.examples)
     runs = []
+    memo = experiments.ProbabilityMemo()  # the model and pipeline rows share model predictions
     for config in configs:
         if config in experiments.FROZEN_CONFIGS:
             outcomes = [(f"{config}/{encoder}", experiments.run_frozen(
@@ -156,7 +157,7 @@ def evaluate_emotion(configs: Sequence[str], *, encoders: Sequence[str] = ("mini
                 progress=progress))]
         else:
             outcomes = [(config, experiments.run_model(
-                train, test, model=model, seed=seed, progress=progress,
+                train, test, model=model, seed=seed, progress=progress, memo=memo,
                 idioms_from="finder" if config == "pipeline" else "gold"))]
         for name, outcome in outcomes:
             predicted = outcome.pop("predicted")
