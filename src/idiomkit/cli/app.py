@@ -29,6 +29,7 @@ Run `idiomkit COMMAND --help` for a command's options.
 #: Command modules under ``idiomkit.cli``, in help order. Add yours here.
 COMMAND_MODULES = (
     "find", "analyze", "lexicon", "train", "models", "eval", "audit", "bench", "report",
+    "sample",
 )
 
 app = typer.Typer(
