@@ -183,3 +183,30 @@ def test_cli_option_errors(tmp_path):
         f"{e.text},{e.idiom},{e.label}\n" for e in _splits({"all": 4})["all"]))
     result = runner.invoke(app, ["audit", "--input", str(good), "--quick", "--cv", "author"])
     assert result.exit_code != 0 and "E480" in result.output
+
+
+def test_a_subset_of_inputs_trains_only_those(audit_splits_, tmp_path):
+    """--inputs masked trains Masked alone (its own search budget); the report shows the
+    others as not run and gives no verdict, which needs Default and a baseline."""
+    from idiomkit.audit.run import audit_splits
+    from idiomkit.audit.training_report import render_markdown, rows, verdict
+    from idiomkit.evaluate.results import make_results
+
+    metrics = audit_splits(audit_splits_, (Setting("default", ("train",), ("dev", "test")),),
+                           trials=1, cv=("random",), progress=False, inputs=("masked",))
+    assert set(metrics["original"]["default"]["settings"]) == {"masked"}
+    assert set(metrics["cv"]["random"]["macro_f1"]) == {"masked"}
+
+    class Source:
+        name, files, checksum = "toy", [], "sha256:0"
+
+    results = make_results("audit-training", Source, "train+dev+test",
+                           {"classifier": "quick", "search": "optuna", "marking": "pooling",
+                            "trials": 1, "inputs": ["masked"]}, metrics, n=120, seed=0)
+    first = rows(results)[0]
+    assert first["default"] is None and first["masked"] > 0.9
+    assert "no verdict" in verdict(results)
+    assert "| default -> test | 24 | – | – | " in render_markdown(results)
+    with pytest.raises(ConfigError) as info:
+        Auditor(list(audit_splits_["train"]), inputs=("context",))
+    assert info.value.code == "E487"

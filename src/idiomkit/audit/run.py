@@ -72,8 +72,10 @@ def audit_splits(
     progress: bool = True,
     finetune_layers: int | None = None,
     threshold: float = NEAR_DUPLICATE_THRESHOLD,
+    inputs: Sequence[str] = SETTINGS,
 ) -> dict[str, Any]:
-    """The metrics object of a training audit of ``splits`` under ``settings``."""
+    """The metrics object of a training audit of ``splits`` under ``settings``, training the
+    ``inputs`` (Default, Only-expression, Masked-expression, or a subset)."""
     modes = validate_modes(cv)
     started = time.perf_counter()
     metrics: dict[str, Any] = {"checks": check_splits(splits, settings, threshold)}
@@ -81,7 +83,7 @@ def audit_splits(
     pool, where, excluded = _pool(splits)
     auditor = Auditor(pool, backend=backend, trials=trials, seed=seed, model=model,
                       threads=threads, cache=cache, progress=progress,
-                      finetune_layers=finetune_layers)
+                      finetune_layers=finetune_layers, inputs=inputs)
     seconds: dict[str, float] = {"checks": round(checks_seconds, 2)}
     metrics["original"] = {}
     for setting in settings:
@@ -162,6 +164,7 @@ def _public(options: Mapping[str, Any]) -> dict[str, Any]:
     # the defaults of audit_splits, recorded so that a results file says what ran
     recorded = {"backend": "quick", "trials": QUICK_TRIALS, "seed": 0, "model": "minilm",
                 "cv": ["random", "lexical"], **options}
+    recorded["inputs"] = list(recorded.get("inputs", SETTINGS))
     return {k: v for k, v in recorded.items() if k not in ("progress", "cache")}
 
 

@@ -27,23 +27,31 @@ PAPER = {
 }
 
 
+def trained(results: dict[str, Any]) -> tuple[str, ...]:
+    """The input settings the audit trained (all three unless ``--inputs`` chose a subset)."""
+    return tuple(results["configuration"].get("inputs") or SETTINGS)
+
+
 def rows(results: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per comparison: original (setting -> test split) and each CV mode (means)."""
+    """One row per comparison: original (setting -> test split) and each CV mode (means); an
+    input setting that was not trained is None."""
     metrics = results["metrics"]
+    inputs = trained(results)
+    missing = dict.fromkeys(s for s in SETTINGS if s not in inputs)
     out = []
     for setting, run in metrics["original"].items():
         for split in run["n_test"]:
             out.append({
                 "scope": f"{setting} -> {split}", "n_test": run["n_test"][split],
                 "n_train": run["n_train"],
-                **{s: run["settings"][s]["macro_f1"][split] for s in SETTINGS},
+                **missing, **{s: run["settings"][s]["macro_f1"][split] for s in inputs},
                 "std": None,
             })
     for mode, body in metrics["cv"].items():
         out.append({
             "scope": f"{mode} 5-fold", "n_test": body["n"], "n_train": None,
-            **{s: body["macro_f1"][s]["mean"] for s in SETTINGS},
-            "std": {s: body["macro_f1"][s]["std"] for s in SETTINGS},
+            **missing, **{s: body["macro_f1"][s]["mean"] for s in inputs},
+            "std": {s: body["macro_f1"][s]["std"] for s in inputs},
         })
     return out
 
@@ -54,31 +62,36 @@ def verdict(results: dict[str, Any]) -> str:
     table = [r for r in rows(results) if "fold" not in r["scope"]]
     main = max(table, key=lambda r: r["n_train"])
     default = main["default"]
-    share = {s: (main[s] / default if default else 0.0) for s in ("only_expression", "masked")}
+    if default is None or (main["only_expression"] is None and main["masked"] is None):
+        return (f"{results['dataset']} ({main['scope']}): no verdict, it needs Default and a "
+                f"baseline; trained: {', '.join(trained(results))}.")
+    share = {s: (main[s] / default if default else 0.0) for s in ("only_expression", "masked")
+             if main[s] is not None}
     parts = []
-    if share["only_expression"] >= SHORTCUT_SHARE:
+    if share.get("only_expression", 0.0) >= SHORTCUT_SHARE:
         parts.append(f"only-expression reaches {100 * share['only_expression']:.0f}% of default: "
                      "labels are largely predictable from the expression")
-    if share["masked"] >= SHORTCUT_SHARE:
+    if share.get("masked", 0.0) >= SHORTCUT_SHARE:
         parts.append(f"masked-expression reaches {100 * share['masked']:.0f}% of default: the "
                      "context alone largely predicts the label")
     if not parts:
-        parts.append(
-            f"default beats both baselines (only-expression {100 * share['only_expression']:.0f}"
-            f"%, masked {100 * share['masked']:.0f}% of default): a model needs the expression "
-            "in its context")
+        shares = ", ".join(f"{LABELS[s].lower()} {100 * v:.0f}%" for s, v in share.items())
+        parts.append(f"default beats the {'baselines' if len(share) > 1 else 'baseline'} "
+                     f"({shares} of default): a model needs the expression in its context")
     lexical = results["metrics"]["cv"].get("lexical")
-    if lexical:
+    if lexical and "default" in lexical["macro_f1"]:
         parts.append(f"lexical-split default {100 * lexical['macro_f1']['default']['mean']:.1f}")
     return f"{results['dataset']} ({main['scope']}): " + "; ".join(parts) + "."
 
 
 def _cell(row: dict[str, Any], setting: str) -> str:
+    if row[setting] is None:
+        return "–"
     value = 100 * row[setting]
     text = f"{value:.2f}"
     if row["std"]:
         text += f" ± {100 * row['std'][setting]:.2f}"
-    if setting != "default":
+    if setting != "default" and row["default"] is not None:
         drop = relative_drop(row[setting], row["default"])
         if drop is not None:
             text += f" ({100 * drop:+.1f}%)"
@@ -98,6 +111,8 @@ def bar_chart(results: dict[str, Any], path: str | Path) -> Path:
     width = 0.27
     fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(table)), 3.8))
     for k, setting in enumerate(SETTINGS):
+        if setting not in trained(results):
+            continue
         values = [100 * r[setting] for r in table]
         errors = [100 * r["std"][setting] if r["std"] else 0 for r in table]
         ax.bar(x + (k - 1) * width, values, width, yerr=errors, label=LABELS[setting])
@@ -140,10 +155,11 @@ def render_markdown(results: dict[str, Any], chart: str | None = None,
         ours = {r["scope"]: r for r in rows(results)}
         for scope, ref in paper.items():
             if scope in ours:
-                mine = [100 * ours[scope][s] for s in SETTINGS]
+                mine = [ours[scope][s] for s in SETTINGS]
                 out.append(f"| {scope} | {' / '.join(f'{v:.2f}' for v in ref)} | "
-                           f"{' / '.join(f'{v:.2f}' for v in mine)} | "
-                           f"{' / '.join(f'{m - p:+.2f}' for m, p in zip(mine, ref))} |")
+                           + " / ".join("–" if m is None else f"{100 * m:.2f}" for m in mine)
+                           + " | " + " / ".join("–" if m is None else f"{100 * m - p:+.2f}"
+                                                for m, p in zip(mine, ref)) + " |")
         out.append("")
     if chart:
         out += [f"![macro-F1 per setting]({chart})", ""]

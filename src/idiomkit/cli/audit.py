@@ -66,6 +66,10 @@ def audit_command(
     = "random,lexical",
     seed: Annotated[int, typer.Option(help="Seed of the splits and the search.")] = 0,
     model: Annotated[str, typer.Option(help="Encoder (name, path or hub id).")] = "minilm",
+    inputs: Annotated[str, typer.Option(
+        help="Input settings to train: any of default,only_expression,masked (a subset gives "
+        "one setting a larger --trials budget without paying for the others).")]
+    = "default,only_expression,masked",
 ) -> None:
     """Audit a labelled idiom/metaphor dataset for shortcuts (Boisson et al., 2023).
 
@@ -88,7 +92,7 @@ def audit_command(
                 raise ConfigError(
                     "E481", "The training audit runs on one dataset at a time; --all works "
                     "with --checks-only. Name a DATASET or --input FILE.")
-            options = training_options(quick, trials, cv, seed, model)
+            options = training_options(quick, trials, cv, seed, model, inputs)
             options["threshold"] = threshold
             results = _run_training(dataset, input_file, labels, data_dir, options, output)
             _print_training(results, output_format)
@@ -127,10 +131,10 @@ def _run(
     return results
 
 
-def training_options(quick: bool, trials: int | None, cv: str, seed: int, model: str
-                     ) -> dict[str, Any]:
+def training_options(quick: bool, trials: int | None, cv: str, seed: int, model: str,
+                     inputs: str = "default,only_expression,masked") -> dict[str, Any]:
     """The keyword options of :func:`idiomkit.audit.run.audit_splits` from the CLI's."""
-    from ..audit.training import QUICK_TRIALS
+    from ..audit.training import QUICK_TRIALS, validate_inputs
     from ..errors import ConfigError
 
     if trials is not None and trials < 1:
@@ -138,7 +142,8 @@ def training_options(quick: bool, trials: int | None, cv: str, seed: int, model:
     modes = [] if cv.strip().lower() == "none" else [m.strip() for m in cv.split(",") if m.strip()]
     return {"backend": "quick" if quick else "finetune",
             "trials": trials or (QUICK_TRIALS if quick else FULL_TRIALS),
-            "cv": modes, "seed": seed, "model": model}
+            "cv": modes, "seed": seed, "model": model,
+            "inputs": list(validate_inputs([s.strip() for s in inputs.split(",") if s.strip()]))}
 
 
 #: default trials of a full (fine-tuning) audit
@@ -183,9 +188,12 @@ def _print_training(results: dict, output_format: OutputFormat) -> None:
         typer.echo(json.dumps(results, indent=2, ensure_ascii=False))
         return
     typer.echo("comparison                 n_test  default  only-expr  masked")
+    def cell(value: float | None, width: int) -> str:
+        return f"{'–':>{width}}" if value is None else f"{100 * value:{width}.2f}"
+
     for r in rows(results):
-        typer.echo(f"{r['scope']:<26} {r['n_test']:>6}  {100 * r['default']:7.2f}  "
-                   f"{100 * r['only_expression']:9.2f}  {100 * r['masked']:6.2f}")
+        typer.echo(f"{r['scope']:<26} {r['n_test']:>6}  {cell(r['default'], 7)}  "
+                   f"{cell(r['only_expression'], 9)}  {cell(r['masked'], 6)}")
     typer.echo(verdict(results))
     typer.echo(f"seconds: {results['metrics']['seconds']}")
 
