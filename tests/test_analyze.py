@@ -144,3 +144,31 @@ def test_models_list_shows_encoders_and_the_default():
     assert result.exit_code == 0, result.output
     rows = {r["name"]: r for r in json.loads(result.output)}
     assert rows["minilm"]["kind"] == "encoder" and rows["default"]["where"] == "shipped"
+
+
+def test_emotion_reuses_the_classifiers_first_layer_and_changes_nothing(analyzer):
+    """The shipped classifier runs MiniLM's 3 layers unchanged and the emotion model its first
+    one: sharing those states gives the same output as computing them twice."""
+    from idiomkit.classify.encoding import encode, pad
+    from idiomkit.classify.formats import Item
+    from idiomkit.models.runtime import SharedStates
+
+    assert analyzer._shared is not None and analyzer._shared.layers == 1
+    texts = ["He finally threw in the towel after the third defeat.",
+             "She spilled the beans all over the kitchen floor.", "No idiom here at all.",
+             "The committee kicked the can down the road again, which surprised nobody."]
+    shared = analyzer.analyze_many(texts)
+    alone = Analyzer(analyzer.classifier, finder=analyzer.finder, emotion=analyzer.emotion,
+                     keep_literal=True)
+    alone._shared = None
+    plain = alone.analyze_many(texts)
+    assert [d.to_dict() for d in shared] == [d.to_dict() for d in plain]
+    # the states are used only inside analyze_many and forgotten after it
+    assert analyzer.classifier.backend.shared is None and analyzer.emotion.runtime.shared is None
+    # the classifier's rows are there for the emotion model: nothing left to compute
+    states = SharedStates.between(analyzer.classifier.backend, analyzer.emotion.runtime)
+    with states.attached(analyzer.classifier.backend, analyzer.emotion.runtime):
+        analyzer.classifier.predict_proba([Item(t, "x", span=(0, 2)) for t in texts])
+        encoded = encode(analyzer.emotion.tokenizer, texts, [None] * 4, [[]] * 4)
+        assert states.missing(states.keys(*pad(encoded))) == []
+    assert SharedStates.between(analyzer.classifier.backend) is None

@@ -9,6 +9,8 @@ the classifier, and the candidates of one sentence share its forward pass. The e
 (:class:`~idiomkit.emotion.EmotionModel`, the shipped default unless ``emotion=None``) sets
 ``Document.emotion`` (label and top scores), told the first figurative idiom of each text
 (models with an idiom-aware input read it; the shipped default reads the sentence alone).
+When both run in NumPy over MiniLM, the emotion model takes the classifier's first-layer token
+states instead of computing them again (:class:`~idiomkit.models.runtime.SharedStates`).
 
 >>> analyzer = Analyzer(keep_literal=True)
 >>> [s.label for s in analyzer.analyze("When the deal fell through, he threw in the towel.").idioms]
@@ -65,6 +67,13 @@ class Analyzer:
         check_param("Analyzer", "emotion_top", emotion_top,
                     isinstance(emotion_top, int) and 1 <= emotion_top <= 36, "an int in 1..36")
         self.emotion_top = emotion_top
+        self._shared = None
+        if emotion is not None:
+            from .models.runtime import SharedStates
+
+            # both read the sentence's tokens through MiniLM's unchanged first layer(s)
+            self._shared = SharedStates.between(getattr(classifier, "backend", None),
+                                                getattr(emotion, "runtime", None))
 
     def analyze(self, text: str, id: Any = None) -> Document:
         """Find and classify the idioms of one text."""
@@ -73,6 +82,13 @@ class Analyzer:
     def analyze_many(self, texts: Sequence[str], ids: Sequence[Any] | None = None,
                      *, batch_size: int = 32) -> list[Document]:
         """Find and classify the idioms of many texts (batched across texts)."""
+        if self._shared is None or self.emotion is None:
+            return self._analyze_many(texts, ids, batch_size)
+        with self._shared.attached(self.classifier.backend, self.emotion.runtime):
+            return self._analyze_many(texts, ids, batch_size)
+
+    def _analyze_many(self, texts: Sequence[str], ids: Sequence[Any] | None,
+                      batch_size: int) -> list[Document]:
         docs = [self.finder.find(text, id=None if ids is None else ids[i])
                 for i, text in enumerate(texts)]
         items, where = [], []

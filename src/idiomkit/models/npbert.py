@@ -93,6 +93,10 @@ class NumpyBert:
         self.heads = int(config["num_attention_heads"])
         self.eps = float(config.get("layer_norm_eps", 1e-12))
         deltas = dict(deltas or {})
+        updated = {int(name.split(".")[2]) for name in deltas if name.startswith("encoder.layer.")}
+        #: how many leading layers run the base weights unchanged (no weight update merged):
+        #: another runtime over the same base can hand over its states after these
+        self.plain_layers = min(updated | {self.num_layers})
         emb = "embeddings."
         self.word = raw[emb + "word_embeddings.weight"]
         self.position = raw[emb + "position_embeddings.weight"]
@@ -124,14 +128,27 @@ class NumpyBert:
 
     def __call__(self, ids: np.ndarray, type_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Last-layer token states ``[batch, tokens, hidden]`` (float32)."""
-        batch, length = ids.shape
-        hidden, heads = self.hidden, self.heads
-        size = hidden // heads
+        return self.layers_from(self.embed(ids, type_ids), mask)
+
+    def embed(self, ids: np.ndarray, type_ids: np.ndarray) -> np.ndarray:
+        """The embedding layer's output ``[batch, tokens, hidden]``."""
+        length = ids.shape[1]
         x = self.word[ids] + self.position[:length] + self.token_type[type_ids]
-        x = _layer_norm(x, *self.emb_ln, self.eps).reshape(batch * length, hidden)
+        return _layer_norm(x, *self.emb_ln, self.eps)
+
+    def layers_from(self, states: np.ndarray, mask: np.ndarray, start: int = 0,
+                    stop: int | None = None) -> np.ndarray:
+        """Run layers ``start`` to ``stop`` (default: the last) over ``states``
+        ``[batch, tokens, hidden]``, the output of the layer before ``start`` (or of the
+        embeddings). Padded positions never reach real tokens (masked attention), so their
+        values do not matter."""
+        batch, length, hidden = states.shape
+        heads = self.heads
+        size = hidden // heads
+        x = states.reshape(batch * length, hidden)
         additive = ((1.0 - mask.astype(np.float32)) * np.float32(-1e9))[:, None, None, :]
         scale = np.float32(1.0 / np.sqrt(size))
-        for layer in self.layers:
+        for layer in self.layers[start:stop]:
             def linear(h, name, layer=layer):
                 weight, bias = layer[name]
                 out = h @ weight
