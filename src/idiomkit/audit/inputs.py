@@ -24,7 +24,7 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -148,28 +148,34 @@ def _csv_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             yield reader.line_num, row
 
 
-def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def json_objects(path: Path, bad_line: Callable[[int, str], Exception]
+                 ) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for each non-blank line of a JSONL file; a line that is not a
+    JSON object raises ``bad_line(line, problem)``, the caller's coded error."""
     with open(path, encoding="utf-8-sig") as handle:
-        checked = False
         for line, raw in enumerate(handle, start=1):
             if not raw.strip():
                 continue
             try:
                 row = json.loads(raw)
             except json.JSONDecodeError as exc:
-                raise DataError(
-                    "E357", f"Audit input '{path}', line {line}: not valid JSON ({exc.msg})."
-                ) from None
+                raise bad_line(line, f"not valid JSON ({exc.msg})") from None
             if not isinstance(row, dict):
-                raise DataError(
-                    "E357",
-                    f"Audit input '{path}', line {line}: expected a JSON object with sentence, "
-                    f"expression and label; got {type(row).__name__}.",
-                )
-            if not checked:
-                _check_columns(path, list(row))
-                checked = True
+                raise bad_line(line, f"expected a JSON object, got {type(row).__name__}")
             yield line, row
+
+
+def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    def bad_line(line: int, problem: str) -> DataError:
+        return DataError("E357", f"Audit input '{path}', line {line}: {problem}. Each line is "
+                         "a JSON object with sentence, expression and label.")
+
+    checked = False
+    for line, row in json_objects(path, bad_line):
+        if not checked:
+            _check_columns(path, list(row))
+            checked = True
+        yield line, row
 
 
 def _check_columns(path: Path, columns: list[str]) -> None:

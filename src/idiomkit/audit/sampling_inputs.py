@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, DataError
-from .inputs import DEFAULT_LABELS, EXPRESSION_KEYS, SENTENCE_KEYS, _span, _value
+from .inputs import (
+    DEFAULT_LABELS,
+    EXPRESSION_KEYS,
+    SENTENCE_KEYS,
+    _span,
+    _value,
+    json_objects,
+)
 
 if TYPE_CHECKING:
     from .sampling import SamplingResult
@@ -119,24 +126,11 @@ def _csv_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    def bad_line(line: int, problem: str) -> ConfigError:
+        return ConfigError("E483", f"Positives file '{path}', line {line}: {problem}. Each line "
+                           "is a JSON object with sentence and expression (or start/end).")
 
-    with open(path, encoding="utf-8-sig") as handle:
-        for line, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
-            try:
-                row = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise ConfigError(
-                    "E483", f"Positives file '{path}', line {line}: not valid JSON ({exc.msg})."
-                ) from None
-            if not isinstance(row, dict):
-                raise ConfigError(
-                    "E483",
-                    f"Positives file '{path}', line {line}: expected a JSON object with "
-                    f"sentence and expression; got {type(row).__name__}.",
-                )
-            yield line, row
+    return json_objects(path, bad_line)
 
 
 def read_pool(path: Path) -> Pool:
