@@ -146,9 +146,11 @@ def test_models_list_shows_encoders_and_the_default():
     assert rows["minilm"]["kind"] == "encoder" and rows["default"]["where"] == "shipped"
 
 
-def test_emotion_reuses_the_classifiers_first_layer_and_changes_nothing(analyzer):
+def test_emotion_reuses_the_classifiers_first_layer_and_changes_nothing(analyzer, monkeypatch):
     """The shipped classifier runs MiniLM's 3 layers unchanged and the emotion model its first
-    one: sharing those states gives the same output as computing them twice."""
+    one: sharing those states (in chunks of texts) gives the same output as computing them
+    twice."""
+    import idiomkit.pipeline
     from idiomkit.classify.encoding import encode, pad
     from idiomkit.classify.formats import Item
     from idiomkit.models.runtime import SharedStates
@@ -157,6 +159,7 @@ def test_emotion_reuses_the_classifiers_first_layer_and_changes_nothing(analyzer
     texts = ["He finally threw in the towel after the third defeat.",
              "She spilled the beans all over the kitchen floor.", "No idiom here at all.",
              "The committee kicked the can down the road again, which surprised nobody."]
+    monkeypatch.setattr(idiomkit.pipeline, "SHARED_CHUNK", 3)
     shared = analyzer.analyze_many(texts)
     alone = Analyzer(analyzer.classifier, finder=analyzer.finder, emotion=analyzer.emotion,
                      keep_literal=True)

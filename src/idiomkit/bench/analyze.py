@@ -15,7 +15,8 @@ Measured on the 9,685 sentences of IDEM ``train+test`` with the default classifi
   followed by a pass of the whole ``analyze``, emotion included (what the command runs by
   default): its sentences/s, and the emotion stage's cost as the difference, in milliseconds
   per sentence (median over passes). The difference, not the stage timed alone, because the
-  emotion model reuses the classifier's first-layer states within a pass.
+  emotion model reuses the classifier's first-layer states within a pass; a third pass without
+  that reuse (the baseline it replaces) is timed beside it.
 
 Helpers (machine description, child environment, process launch, rounding) are
 :mod:`idiomkit.bench.find`'s.
@@ -100,7 +101,7 @@ def run_analyze_benchmark(data_dir: str | Path | None = None, *, model: str = "d
     # the passes time find -> classify -> define (issue 3's analyze), each followed by a pass
     # of the whole analyze (issue 4's emotion included), so both budgets can be read off
     emotion_model, analyzer.emotion = analyzer.emotion, None
-    seconds, cpu_seconds, full_seconds, n_idioms = [], [], [], 0
+    seconds, cpu_seconds, full_seconds, unshared_seconds, n_idioms = [], [], [], [], 0
     for run in range(runs):
         gc.collect()
         start, cpu_start = time.perf_counter(), time.process_time()
@@ -111,12 +112,13 @@ def run_analyze_benchmark(data_dir: str | Path | None = None, *, model: str = "d
         say(f"analyze pass {run + 1}/{runs}: {len(texts) / seconds[-1]:.0f} sentences/s")
         if emotion_model is not None:
             analyzer.emotion = emotion_model
-            gc.collect()
-            start = time.perf_counter()
-            analyzer.analyze_many(texts)
-            full_seconds.append(time.perf_counter() - start)
-            analyzer.emotion = None
-            say(f"with emotion: {len(texts) / full_seconds[-1]:.0f} sentences/s")
+            full_seconds.append(_timed_pass(analyzer, texts))
+            # the baseline this replaces: the emotion model computing its first layer again
+            shared, analyzer._shared = analyzer._shared, None
+            unshared_seconds.append(_timed_pass(analyzer, texts))
+            analyzer._shared, analyzer.emotion = shared, None
+            say(f"with emotion: {len(texts) / full_seconds[-1]:.0f} sentences/s "
+                f"({len(texts) / unshared_seconds[-1]:.0f} without sharing the first layer)")
     analyzer.emotion = emotion_model
     candidates = sum(len(d.idioms) for d in analyzer.finder.find_many(texts))
     per_s = [len(texts) / s for s in seconds]
@@ -140,7 +142,9 @@ def run_analyze_benchmark(data_dir: str | Path | None = None, *, model: str = "d
                               # the whole of `idiomkit analyze`, emotion included
                               "with_emotion_runs_sentences_per_s": [_r(v, 1) for v in full_per_s],
                               "with_emotion_sentences_per_s": _r(statistics.median(full_per_s),
-                                                                 1)}
+                                                                 1),
+                              "without_sharing_sentences_per_s": _r(statistics.median(
+                                  len(texts) / s for s in unshared_seconds), 1)}
     if memory:
         say("peak RSS: fresh process over every sentence")
         metrics.update(_peak_rss(model, texts))
@@ -177,6 +181,13 @@ def _limit_threads(threads: int) -> None:
     except ImportError:
         return
     threadpool_limits(threads)
+
+
+def _timed_pass(analyzer: Any, texts: list[str]) -> float:
+    gc.collect()
+    start = time.perf_counter()
+    analyzer.analyze_many(texts)
+    return time.perf_counter() - start
 
 
 def _peak_rss(model: str, texts: list[str]) -> dict[str, Any]:
