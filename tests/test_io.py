@@ -382,3 +382,53 @@ def test_each_record_is_flushed_before_the_next_is_processed(tmp_path):
 
     run_batch(spy, src, out, progress=False)
     assert seen == [0, 1, 2]
+
+
+def test_process_many_batches_a_files_records_in_order(tmp_path):
+    """With process_many, readable records go through in chunks: same output as one by one,
+    unreadable lines still become error records in their place."""
+    calls = []
+
+    def many(texts, ids):
+        calls.append(len(texts))
+        return [fake_process(t, i) for t, i in zip(texts, ids)]
+
+    lines = [f"Line {k} spilled the beans." for k in range(150)]
+    lines[70] = '{"not json'
+    src = write_bytes(tmp_path / "in.jsonl", "\n".join(
+        line if line.startswith("{") else json.dumps({"id": f"r{k}", "text": line})
+        for k, line in enumerate(lines)).encode() + b"\n")
+    one, batched = tmp_path / "one.jsonl", tmp_path / "many.jsonl"
+    run_batch(fake_process, src, one, progress=False)
+    summary = run_batch(fake_process, src, batched, progress=False, process_many=many)
+    assert read_jsonl(batched) == read_jsonl(one)
+    assert (summary.n_ok, summary.n_errors) == (149, 1)
+    assert read_jsonl(batched)[70]["error"]["code"] == "E106"
+    assert calls == [64, 63, 22]  # chunks of 64 records, the unreadable one not sent
+
+
+def test_a_failing_chunk_is_redone_record_by_record(tmp_path):
+    """An empty text makes the whole process_many call fail; redone one by one, only that
+    record fails."""
+    def many(texts, ids):
+        return [fake_process(t, i) for t, i in zip(texts, ids)]
+
+    src = write_bytes(tmp_path / "in.txt", b"Beans here.\n\nMore beans.\nNone.\n")
+    out = tmp_path / "out.jsonl"
+    summary = run_batch(fake_process, src, out, progress=False, process_many=many)
+    rows = read_jsonl(out)
+    assert (summary.n_ok, summary.n_errors) == (3, 1)
+    assert rows[1]["error"]["code"] == "E101" and rows[2]["text"] == "More beans."
+
+
+def test_stdin_is_not_batched_so_a_pipe_streams(monkeypatch, tmp_path):
+    import io
+    import sys
+
+    def many(texts, ids):
+        raise AssertionError("stdin records go one by one")
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"Beans.\nMore beans.\n")))
+    out = tmp_path / "out.jsonl"
+    summary = run_batch(fake_process, "-", out, progress=False, process_many=many)
+    assert summary.n_ok == 2 and len(read_jsonl(out)) == 2

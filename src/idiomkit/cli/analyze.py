@@ -94,6 +94,7 @@ def analyze_command(
             summary = find_batch(
                 _AsFinder(analyzer), input, output, input_format=input_format,
                 text_column=text_column, resume=resume, progress=progress,
+                process_many=analyzer.analyze_many,
             )
             if summary.exit_code:
                 raise typer.Exit(EXIT_RECORD_ERRORS)
