@@ -23,10 +23,11 @@ class SharedStates:
     ``analyze`` runs the figurative classifier and the emotion model over the same sentence
     tokens; both keep MiniLM's first layer as it is, so the emotion model reads that layer's
     output from here instead of computing it again. Rows are keyed by their token ids and
-    type ids; :meth:`clear` between batches of texts keeps it small.
+    type ids, and forgotten when an :meth:`attached` block ends.
     """
 
     def __init__(self, base: str | Path, layers: int) -> None:
+        #: the base encoder's folder, and how many of its leading layers are shared
         self.base = str(base)
         self.layers = layers
         self._rows: dict[tuple[bytes, bytes], np.ndarray] = {}
