@@ -155,7 +155,7 @@ def test_emotion_reuses_the_classifiers_first_layer_and_changes_nothing(analyzer
     from idiomkit.classify.formats import Item
     from idiomkit.models.runtime import SharedStates
 
-    assert analyzer._shared is not None and analyzer._shared.layers == 1
+    assert analyzer.shared_states is not None and analyzer.shared_states.layers == 1
     texts = ["He finally threw in the towel after the third defeat.",
              "She spilled the beans all over the kitchen floor.", "No idiom here at all.",
              "The committee kicked the can down the road again, which surprised nobody."]
@@ -163,7 +163,7 @@ def test_emotion_reuses_the_classifiers_first_layer_and_changes_nothing(analyzer
     shared = analyzer.analyze_many(texts)
     alone = Analyzer(analyzer.classifier, finder=analyzer.finder, emotion=analyzer.emotion,
                      keep_literal=True)
-    alone._shared = None
+    alone.shared_states = None
     plain = alone.analyze_many(texts)
     assert [d.to_dict() for d in shared] == [d.to_dict() for d in plain]
     # the states are used only inside analyze_many and forgotten after it

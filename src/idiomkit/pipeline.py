@@ -72,12 +72,14 @@ class Analyzer:
         check_param("Analyzer", "emotion_top", emotion_top,
                     isinstance(emotion_top, int) and 1 <= emotion_top <= 36, "an int in 1..36")
         self.emotion_top = emotion_top
-        self._shared = None
+        #: first-layer states the emotion model takes from the classifier (None: not shared;
+        #: set it to None to compute them twice, as ``bench analyze``'s baseline does)
+        self.shared_states = None
         if emotion is not None:
             from .models.runtime import SharedStates
 
             # both read the sentence's tokens through MiniLM's unchanged first layer(s)
-            self._shared = SharedStates.between(getattr(classifier, "backend", None),
+            self.shared_states = SharedStates.between(getattr(classifier, "backend", None),
                                                 getattr(emotion, "runtime", None))
 
     def analyze(self, text: str, id: Any = None) -> Document:
@@ -90,12 +92,12 @@ class Analyzer:
 
         With shared first-layer states, texts go through in chunks of :data:`SHARED_CHUNK`, so
         the states kept between the classifier and the emotion model stay a few tens of MB."""
-        if self._shared is None or self.emotion is None:
+        if self.shared_states is None or self.emotion is None:
             return self._analyze_many(texts, ids, batch_size)
         docs: list[Document] = []
         for start in range(0, len(texts), SHARED_CHUNK):
             chunk = slice(start, start + SHARED_CHUNK)
-            with self._shared.attached(self.classifier.backend, self.emotion.runtime):
+            with self.shared_states.attached(self.classifier.backend, self.emotion.runtime):
                 docs += self._analyze_many(texts[chunk], None if ids is None else ids[chunk],
                                            batch_size)
         return docs

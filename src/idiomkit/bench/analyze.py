@@ -114,9 +114,9 @@ def run_analyze_benchmark(data_dir: str | Path | None = None, *, model: str = "d
             analyzer.emotion = emotion_model
             full_seconds.append(_timed_pass(analyzer, texts))
             # the baseline this replaces: the emotion model computing its first layer again
-            shared, analyzer._shared = analyzer._shared, None
+            shared, analyzer.shared_states = analyzer.shared_states, None
             unshared_seconds.append(_timed_pass(analyzer, texts))
-            analyzer._shared, analyzer.emotion = shared, None
+            analyzer.shared_states, analyzer.emotion = shared, None
             say(f"with emotion: {len(texts) / full_seconds[-1]:.0f} sentences/s "
                 f"({len(texts) / unshared_seconds[-1]:.0f} without sharing the first layer)")
     analyzer.emotion = emotion_model

@@ -9,21 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from . import EXIT_RECORD_ERRORS, exit_on_error
+from . import text_options as opts
 from .find import _shorten, _strip_final_newline, _write, find_batch
-from .text_options import (
-    InputFormatOption,
-    InputOption,
-    KeepNestedOption,
-    LexiconOption,
-    MethodOption,
-    OutputOption,
-    PrettyOption,
-    ProgressOption,
-    ResumeOption,
-    TextColumnOption,
-    check_text_or_input,
-    text_argument,
-)
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -32,13 +19,13 @@ if TYPE_CHECKING:
 
 
 def analyze_command(
-    text: Annotated[str | None, text_argument("analyze")] = None,
-    input: InputOption = None,
-    output: OutputOption = "-",
-    input_format: InputFormatOption = None,
-    text_column: TextColumnOption = "text",
-    resume: ResumeOption = False,
-    progress: ProgressOption = True,
+    text: Annotated[str | None, opts.text_argument("analyze")] = None,
+    input: opts.InputOption = None,
+    output: opts.OutputOption = "-",
+    input_format: opts.InputFormatOption = None,
+    text_column: opts.TextColumnOption = "text",
+    resume: opts.ResumeOption = False,
+    progress: opts.ProgressOption = True,
     model: Annotated[str, typer.Option(
         "--model", help="Classifier: 'default' (shipped), a model trained with `idiomkit "
         "train`, or its folder.",
@@ -59,10 +46,10 @@ def analyze_command(
     emotion_top: Annotated[int, typer.Option(
         "--emotion-top", min=1, max=36, help="How many emotions (with probabilities) to list.",
     )] = 3,
-    lexicon: LexiconOption = None,
-    method: MethodOption = "default",
-    keep_nested: KeepNestedOption = False,
-    pretty: PrettyOption = False,
+    lexicon: opts.LexiconOption = None,
+    method: opts.MethodOption = "default",
+    keep_nested: opts.KeepNestedOption = False,
+    pretty: opts.PrettyOption = False,
 ) -> None:
     """Find idioms in TEXT, tell figurative from literal use, read its emotion, print the
     Document JSON.
@@ -79,7 +66,7 @@ def analyze_command(
 
       idiomkit analyze --input corpus.txt --output idioms.jsonl --resume
     """
-    check_text_or_input(text, input, pretty)
+    opts.check_text_or_input(text, input, pretty)
     with exit_on_error():
         from ..io import RecordReader
         from ..pipeline import Analyzer

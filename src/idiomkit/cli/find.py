@@ -10,20 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from . import EXIT_RECORD_ERRORS, exit_on_error
-from .text_options import (
-    InputFormatOption,
-    InputOption,
-    KeepNestedOption,
-    LexiconOption,
-    MethodOption,
-    OutputOption,
-    PrettyOption,
-    ProgressOption,
-    ResumeOption,
-    TextColumnOption,
-    check_text_or_input,
-    text_argument,
-)
+from . import text_options as opts
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -36,17 +23,17 @@ _DEFINITION_WIDTH = 60
 
 
 def find_command(
-    text: Annotated[str | None, text_argument("search")] = None,
-    input: InputOption = None,
-    output: OutputOption = "-",
-    input_format: InputFormatOption = None,
-    text_column: TextColumnOption = "text",
-    resume: ResumeOption = False,
-    progress: ProgressOption = True,
-    lexicon: LexiconOption = None,
-    method: MethodOption = "default",
-    keep_nested: KeepNestedOption = False,
-    pretty: PrettyOption = False,
+    text: Annotated[str | None, opts.text_argument("search")] = None,
+    input: opts.InputOption = None,
+    output: opts.OutputOption = "-",
+    input_format: opts.InputFormatOption = None,
+    text_column: opts.TextColumnOption = "text",
+    resume: opts.ResumeOption = False,
+    progress: opts.ProgressOption = True,
+    lexicon: opts.LexiconOption = None,
+    method: opts.MethodOption = "default",
+    keep_nested: opts.KeepNestedOption = False,
+    pretty: opts.PrettyOption = False,
 ) -> None:
     """Find the idioms in TEXT and print the Document JSON, or run over a file with --input.
 
@@ -58,7 +45,7 @@ def find_command(
 
       idiomkit find --input corpus.txt --output idioms.jsonl --resume
     """
-    check_text_or_input(text, input, pretty)
+    opts.check_text_or_input(text, input, pretty)
     with exit_on_error():
         from ..finder import Finder
         from ..io import RecordReader
