@@ -35,6 +35,11 @@ def default_command(
     min_recall: Annotated[float, typer.Option(
         help="Threshold rule: the highest threshold keeping EPIE dev idiomatic recall >= this."
     )] = 0.92,
+    pie_idiomatic: Annotated[int, typer.Option(
+        min=0, help="PIE-English idiomatic train sentences sampled (every Literal one is kept)."
+    )] = 3000,
+    idem_train: Annotated[int, typer.Option(
+        min=0, help="IDEM train sentences sampled (all idiomatic).")] = 4000,
     data_dir: Annotated[Path | None, _DATA_DIR] = None,
 ) -> None:
     """Train the default `analyze` classifier (AStitch EN, EPIE Formal, PIE-English, IDEM) and
@@ -47,7 +52,8 @@ def default_command(
 
         card = train_default(output, data_dir=data_dir, seed=seed, num_layers=num_layers,
                              epochs=epochs, threads=threads, min_recall=min_recall,
-                             lora_rank=lora_rank, head_hidden=head_hidden)
+                             lora_rank=lora_rank, head_hidden=head_hidden,
+                             pie_idiomatic=pie_idiomatic, idem_train=idem_train)
     typer.echo(json.dumps(card["metrics"], indent=2))
     typer.echo(f"idiomkit: model written to {output}", err=True)
 

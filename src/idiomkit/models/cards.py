@@ -48,13 +48,24 @@ def make_card(name: str, task: str, config: dict[str, Any], data: dict[str, Any]
         "metrics": metrics,
         "seed": seed,
         "training": training or {},
-        "command": list(sys.argv) if command is None else command,
+        "command": _as_typed(list(sys.argv) if command is None else list(command)),
         "notes": notes,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "git": git_info(),
         "versions": package_versions(),
         "python": platform.python_version(),
     }
+
+
+def _as_typed(command: list[str]) -> list[str]:
+    """The command as a user types it: ``.venv/bin/idiomkit`` becomes ``idiomkit``.
+
+    >>> _as_typed([".venv/bin/idiomkit", "train", "default"])
+    ['idiomkit', 'train', 'default']
+    """
+    if command and Path(command[0]).name == "idiomkit":
+        command[0] = "idiomkit"
+    return command
 
 
 def write_card(directory: str | Path, card: dict[str, Any]) -> None:
