@@ -13,7 +13,8 @@ When both run in NumPy over MiniLM, the emotion model takes the classifier's fir
 states instead of computing them again (:class:`~idiomkit.models.runtime.SharedStates`).
 
 >>> analyzer = Analyzer(keep_literal=True)
->>> [s.label for s in analyzer.analyze("When the deal fell through, he threw in the towel.").idioms]
+>>> text = "After months of pressure, the minister finally spilled the beans to the press."
+>>> [s.label for s in analyzer.analyze(text).idioms]
 ['figurative']
 >>> [s.label for s in analyzer.analyze("She spilled the beans all over the kitchen floor.").idioms]
 ['literal']
