@@ -68,6 +68,18 @@ _EXTRA_FORMS = {
 }
 
 
+def _is_ing_form(word: str) -> bool:
+    """Whether ``word`` is the -ing form of a verb ("going", "cutting"; not "spring", "king").
+
+    >>> [_is_ing_form(w) for w in ("going", "cutting", "spring", "thing")]
+    [True, True, False, False]
+    """
+    if not word.endswith("ing") or len(word) <= 4:
+        return False
+    lemmas = lemminflect.getAllLemmas(word).get("VERB", ())
+    return bool(lemmas) and word not in lemmas
+
+
 @cache
 def word_forms(word: str) -> frozenset[str]:
     """All surface forms (lower case) that count as ``word`` in text.
@@ -78,6 +90,8 @@ def word_forms(word: str) -> frozenset[str]:
     ['of']
     >>> sorted(word_forms("in"))  # "step into the limelight"
     ['in', 'into']
+    >>> sorted(word_forms("going"))  # "have someone going" is not "have gone"
+    ['going', 'goings']
     """
     word = word.lower()
     if word in _CLITIC_FORMS:
@@ -85,6 +99,10 @@ def word_forms(word: str) -> frozenset[str]:
     if word in AUXILIARIES and word.endswith("ing"):
         # "being that" is not "was that"
         return frozenset({word})
+    if _is_ing_form(word):
+        # an -ing form in a dictionary form is fixed: "have someone going" is not "have gone",
+        # "the cutting edge" not "the cut edge"; as a noun it takes a plural ("gut feelings")
+        return frozenset({word, word + "s"})
     if word in FUNCTION_WORDS and word not in AUXILIARIES and word not in _VERBAL_PARTICLES:
         return frozenset({word} | _PREPOSITION_VARIANTS.get(word, set()))
     forms = {word}
