@@ -513,11 +513,15 @@ class LexiconMatcher:
         required = pattern.required
         n_inversions = 0
         n_moved = 0
+        # A particle shifts around the object while the verb stays in front ("pour out one's
+        # heart"); a particle that leads the idiom, or moves before its verb, is not a shift
+        # ("missed out on" is not "on the outs", "work in" not "in the works").
+        verb_first = required[0] not in PARTICLES and combo[0] == lo
         for x in range(len(combo)):
             for y in range(x + 1, len(combo)):
                 if combo[x] > combo[y]:
                     n_inversions += 1
-                    if required[x] in PARTICLES or required[y] in PARTICLES:
+                    if verb_first and (required[x] in PARTICLES or required[y] in PARTICLES):
                         cost += costs.particle_shift
                     else:
                         # Moving a block (passive: "a blind eye was turned") reverses several
