@@ -400,6 +400,7 @@ NEGATIVES = [
     _neg("neg-particle-after-noun-works", "Nobody should be forced to work in such conditions.",
          "in the works"),
     _neg("neg-particle-before-verb-grind", "It suited them down to the ground.", "grind down"),
+    _neg("neg-determiner-in-bare-pair-times", "At the time, nobody knew.", "at times"),
     _neg("neg-sentence-boundary-boat", "I miss you. The boat left at noon.", "miss the boat"),
     _neg("neg-far-apart-boat",
          "The boat sailed past the harbour while we were missing our friends.", "miss the boat"),

@@ -451,6 +451,8 @@ class LexiconMatcher:
         n_content = 0
         n_inserted = 0
         n_dets = 0
+        bare_pair = (len(pattern.required) == 2 and not pattern.articles and not pattern.n_slots
+                     and not any(w in PARTICLES for w in pattern.required))
         for i in range(lo + 1, hi):
             if i in used:
                 continue
@@ -473,6 +475,10 @@ class LexiconMatcher:
                 if cat == C_DET:
                     n_dets += 1
                 continue
+            if cat == C_DET and bare_pair:
+                # a determiner inside a two-word idiom that has none makes another phrase:
+                # "at the time" is not "at times", "on the fire" not "on fire"
+                return None
             if cat == C_COMMA and pattern.list_commas:
                 continue
             if free_any and cat != C_COMMA:
