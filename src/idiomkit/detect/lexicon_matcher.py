@@ -120,6 +120,17 @@ class _Pattern:
         self.n_any = self.slot_kinds.count(OBJ) + self.slot_kinds.count(GAP)
         self.internal_poss = self.internal_slots.count(POSS)
         self.internal_refl = self.internal_slots.count(REFL)
+        # required words k, k+1 with an article between them in the dictionary form
+        self.article_gaps: tuple[int, ...] = ()
+        gaps, k, article = [], -1, False
+        for kind, _ in self.items:
+            if kind == WORD:
+                if article and k >= 0:
+                    gaps.append(k)
+                k, article = k + 1, False
+            elif kind == ART:
+                article = True
+        self.article_gaps = tuple(gaps)
 
 
 @dataclass
@@ -500,6 +511,11 @@ class LexiconMatcher:
                 cost += costs.content_word * n_content
         if n_inserted > costs.max_inserted:
             return None
+        for k in pattern.article_gaps:
+            if combo[k + 1] == combo[k] + 1:
+                # the article's words side by side make a compound: "the playing field" is
+                # not "play the field"
+                return None
         # A determiner where the idiom has someone's ("come to the aid of", "fill those
         # shoes") fills the slot, a little less exactly.
         by_det = min(free_poss, n_dets - pattern.articles)

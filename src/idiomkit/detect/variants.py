@@ -109,6 +109,10 @@ def word_forms(word: str) -> frozenset[str]:
     lemmas = {word}
     for values in lemminflect.getAllLemmas(word).values():
         lemmas.update(values)
+    if word not in _VERBAL_PARTICLES and word not in AUXILIARIES and (
+            (lemmas - {word}) & FUNCTION_WORDS):
+        # a noun made of a particle keeps its form: "ups and downs" is not "up and down"
+        return frozenset({word})
     for lemma in lemmas:
         for values in lemminflect.getAllInflections(lemma).values():
             forms.update(values)
