@@ -84,6 +84,8 @@ INFLECTION = [
     _pos("infl-irregular-broke", "He broke the ice with a joke.", "break the ice",
          "broke the ice"),
     _pos("ing-form-plural-feelings", "Trust your gut feelings.", "gut feeling", "gut feelings"),
+    _pos("ins-determiner-in-bare-pair-sense", "That makes no sense at all.", "make sense",
+         "makes no sense"),
     _pos("infl-irregular-threw", "He threw in the towel after the third round.",
          "throw in the towel", "threw in the towel"),
     _pos("infl-participle-thrown", "They have thrown in the towel.", "throw in the towel",

@@ -59,7 +59,9 @@ NAME = "idiomkit.lexicon_matcher.v1"
 WORD, ART, POSS, OBJ, REFL, GAP = "word", "art", "poss", "obj", "refl", "gap"
 # Token categories in a text.
 (C_WORD, C_DET, C_POSS, C_REFL, C_AUX, C_CONJ, C_COMMA, C_STOP, C_PUNCT, C_ADV, C_REL,
- C_SUBJ) = range(12)
+ C_SUBJ, C_ART) = range(13)
+#: what an article (C_ART) also is wherever the scoring asks for a determiner
+_DETS = (C_DET, C_ART)
 _RELATIVES = frozenset({"that", "which", "who", "whom"})
 #: subject pronouns: one between a fronted object and its verb marks topicalisation ("the
 #: hatchet they buried", "his heart, he poured out")
@@ -481,14 +483,14 @@ class LexiconMatcher:
             if cat == C_REFL and free_refl:
                 free_refl -= 1
                 continue
-            if cat in (C_DET, C_REL) and free_det:
+            if (cat in _DETS or cat == C_REL) and free_det:
                 free_det -= 1
-                if cat == C_DET:
+                if cat in _DETS:
                     n_dets += 1
                 continue
-            if cat == C_DET and bare_pair:
-                # a determiner inside a two-word idiom that has none makes another phrase:
-                # "at the time" is not "at times", "on the fire" not "on fire"
+            if cat == C_ART and bare_pair:
+                # an article inside a two-word idiom that has none makes another phrase:
+                # "at the time" is not "at times"
                 return None
             if cat == C_COMMA and pattern.list_commas:
                 continue
@@ -496,7 +498,7 @@ class LexiconMatcher:
                 free_any -= 1
                 continue
             n_inserted += 1
-            if cat in (C_DET, C_POSS, C_REFL, C_REL, C_SUBJ):
+            if cat in _DETS or cat in (C_POSS, C_REFL, C_REL, C_SUBJ):
                 cost += costs.function_word
             elif cat == C_AUX:
                 cost += costs.auxiliary
@@ -589,6 +591,8 @@ def _category(norm: str) -> int:
         return C_POSS
     if norm in REFLEXIVES:
         return C_REFL
+    if norm in ARTICLES:
+        return C_ART
     if norm in DETERMINERS:
         return C_DET
     if norm in AUXILIARIES:
