@@ -44,10 +44,17 @@ def gelu_tanh(x: np.ndarray) -> np.ndarray:
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
-    mean = x.mean(-1, keepdims=True)
-    centred = x - mean
-    var = (centred * centred).mean(-1, keepdims=True)
-    return centred / np.sqrt(var + eps) * weight + bias
+    """LayerNorm over the last axis, written into ``x`` (callers pass a fresh sum) and returned;
+    in place it makes one temporary of ``x``'s size instead of five."""
+    x -= x.mean(-1, keepdims=True)
+    scale = np.einsum("...i,...i->...", x, x)[..., None]
+    scale /= np.float32(x.shape[-1])
+    scale += np.float32(eps)
+    np.sqrt(scale, out=scale)
+    x /= scale
+    x *= weight
+    x += bias
+    return x
 
 
 #: the Linear layers of a BERT layer, by their weight name under ``encoder.layer.N.``
@@ -161,8 +168,11 @@ class NumpyBert:
             q = split(linear(x, "attention.self.query"))
             k = split(linear(x, "attention.self.key"))
             v = split(linear(x, "attention.self.value"))
-            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + additive
-            scores = np.exp(scores - scores.max(-1, keepdims=True))
+            scores = q @ k.transpose(0, 1, 3, 2)
+            scores *= scale
+            scores += additive
+            scores -= scores.max(-1, keepdims=True)
+            np.exp(scores, out=scores)
             scores /= scores.sum(-1, keepdims=True)
             context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * length, hidden)
             x = _layer_norm(linear(context, "attention.output.dense") + x,
