@@ -123,7 +123,6 @@ class _Pattern:
         self.internal_poss = self.internal_slots.count(POSS)
         self.internal_refl = self.internal_slots.count(REFL)
         # required words k, k+1 with an article between them in the dictionary form
-        self.article_gaps: tuple[int, ...] = ()
         gaps, k, article = [], -1, False
         for kind, _ in self.items:
             if kind == WORD:
@@ -133,6 +132,10 @@ class _Pattern:
             elif kind == ART:
                 article = True
         self.article_gaps = tuple(gaps)
+        # two words, no article, slot or particle ("at times"): an article inside is another
+        # phrase
+        self.bare_pair = (len(self.required) == 2 and not self.articles and not self.n_slots
+                          and not any(w in PARTICLES for w in self.required))
 
 
 @dataclass
@@ -464,8 +467,6 @@ class LexiconMatcher:
         n_content = 0
         n_inserted = 0
         n_dets = 0
-        bare_pair = (len(pattern.required) == 2 and not pattern.articles and not pattern.n_slots
-                     and not any(w in PARTICLES for w in pattern.required))
         for i in range(lo + 1, hi):
             if i in used:
                 continue
@@ -488,7 +489,7 @@ class LexiconMatcher:
                 if cat in _DETS:
                     n_dets += 1
                 continue
-            if cat == C_ART and bare_pair:
+            if cat == C_ART and pattern.bare_pair:
                 # an article inside a two-word idiom that has none makes another phrase:
                 # "at the time" is not "at times"
                 return None
