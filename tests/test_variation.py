@@ -86,6 +86,8 @@ INFLECTION = [
     _pos("ing-form-plural-feelings", "Trust your gut feelings.", "gut feeling", "gut feelings"),
     _pos("ins-determiner-in-bare-pair-sense", "That makes no sense at all.", "make sense",
          "makes no sense"),
+    _pos("light-idiom-beside-loose-match-day", "We won at the end of the day.",
+         "at the end of the day", "at the end of the day"),
     _pos("infl-irregular-threw", "He threw in the towel after the third round.",
          "throw in the towel", "threw in the towel"),
     _pos("infl-participle-thrown", "They have thrown in the towel.", "throw in the towel",

@@ -634,12 +634,15 @@ def _drop_contained(cands: list[_Candidate]) -> list[_Candidate]:
 
 def _drop_light_overlaps(cands: list[_Candidate]) -> list[_Candidate]:
     """Drop candidates made only of light words ("turn to") that overlap one with a content
-    word ("a blind eye was turned to …" is "turn a blind eye")."""
+    word ("a blind eye was turned to …" is "turn a blind eye") and at least as many words: a
+    longer idiom of light words ("at the end of the day") is not outweighed by a shorter one
+    whose words only co-occur around it ("won … the day")."""
     light = [all(w in LIGHT_WORDS for w in c.pattern.required) for c in cands]
     return [
         c for c, is_light in zip(cands, light)
         if not is_light or not any(
             not other_light and not (o.hi < c.lo or o.lo > c.hi)
+            and len(o.pattern.required) >= len(c.pattern.required)
             for o, other_light in zip(cands, light)
         )
     ]
