@@ -96,6 +96,10 @@ def word_forms(word: str) -> frozenset[str]:
     word = word.lower()
     if word in _CLITIC_FORMS:
         return _CLITIC_FORMS[word]
+    if word == "would":
+        # the conditional is the idiom's own ("I would" is not "I will"); "heads will roll"
+        # still reads "heads would roll"
+        return frozenset(_EXTRA_FORMS[word])
     if word in AUXILIARIES and word.endswith("ing"):
         # "being that" is not "was that"
         return frozenset({word})
