@@ -411,7 +411,8 @@ class LexiconMatcher:
                 old = best.get(ident)
                 if old is None or cand.score > old.score:
                     best[ident] = cand
-        return [c for c in best.values() if c.score >= self.threshold], tokens
+        return [c for c in best.values()
+                if c.score >= self.threshold and not _future_going_to(c, tokens)], tokens
 
     def _align(
         self,
@@ -605,6 +606,26 @@ def _category(norm: str) -> int:
     if norm.endswith("ly") and len(norm) > 4:
         return C_ADV
     return C_WORD
+
+
+def _future_going_to(cand: _Candidate, tokens: Sequence[Token]) -> bool:
+    """Whether ``cand`` reads an idiom's "go to" into the future "going to" + verb ("it is
+    going to be fine" is not "go to"; "going to pot" still is "go to pot")."""
+    required = cand.pattern.required
+    if required[:2] != ("go", "to"):
+        return False
+    go, to = cand.positions[0], cand.positions[1]
+    if tokens[go].norm != "going" or to != go + 1 or to + 1 >= len(tokens):
+        return False
+    return _bare_verb(tokens[to + 1].norm)
+
+
+@lru_cache(maxsize=4096)
+def _bare_verb(norm: str) -> bool:
+    """A verb's base form that is no noun ("be", "get", "happen"; not "school", "pot")."""
+    readings = lemminflect.getAllLemmas(norm)
+    verb = readings.get("VERB", ()) + readings.get("AUX", ())
+    return norm in verb and "NOUN" not in readings
 
 
 def select_candidates(scored: list[_Candidate], min_confidence: float) -> list[_Candidate]:
