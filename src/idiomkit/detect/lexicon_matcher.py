@@ -136,6 +136,8 @@ class _Pattern:
         # phrase
         self.bare_pair = (len(self.required) == 2 and not self.articles and not self.n_slots
                           and not any(w in PARTICLES for w in self.required))
+        # "go to …": "going to" + a verb is the future, not the idiom (_future_going_to)
+        self.go_to = self.required[:2] == ("go", "to")
 
 
 @dataclass
@@ -611,8 +613,7 @@ def _category(norm: str) -> int:
 def _future_going_to(cand: _Candidate, tokens: Sequence[Token]) -> bool:
     """Whether ``cand`` reads an idiom's "go to" into the future "going to" + verb ("it is
     going to be fine" is not "go to"; "going to pot" still is "go to pot")."""
-    required = cand.pattern.required
-    if required[:2] != ("go", "to"):
+    if not cand.pattern.go_to:
         return False
     go, to = cand.positions[0], cand.positions[1]
     if tokens[go].norm != "going" or to != go + 1 or to + 1 >= len(tokens):
