@@ -91,6 +91,10 @@ def test_subtask_b_pairs(load, name, split):
         # one example expanded: same sentence and compound, every candidate list has these two
         assert len({(e.text, e.idiom) for e in members}) == 1
         assert {"Proper Noun", "Meta Usage"} <= {e.meta["paraphrase"] for e in members}
+        # the sense inventory names exactly one candidate the compound's literal meaning
+        senses = Counter(e.meta["sense"] for e in members)
+        assert (senses["literal"], senses["proper-noun"], senses["meta-usage"]) == (1, 1, 1)
+        assert senses["non-literal"] == len(members) - 3
         gold_per_group[sum(e.label == "1" for e in members)] += 1
     # upstream: 15 PT zero-shot examples have two gold meanings, every other exactly one
     assert gold_per_group == Counter({1: groups - (positives - groups), 2: positives - groups})

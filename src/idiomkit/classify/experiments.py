@@ -8,7 +8,10 @@ configuration is cached (``$IDIOMKIT_CACHE/experiments/``) so that the one- and 
 commands start from it instead of training it again.
 
 Task 1B casts sense choice as pairs: the target sentence and one candidate meaning, 1 when it
-is the right one (format ``paraphrase``); its macro-F1 is over those pairs, as in the paper.
+is the right one; its macro-F1 is over those pairs, as in the paper. Format ``paraphrase`` is
+the paper's pair model. Any Subtask A format (ours by default: ``span+mwe``) instead trains a
+Subtask A classifier on the same setting's Subtask A data and chooses one candidate per
+sentence with it (:mod:`~idiomkit.classify.sense_choice`), scored over the same pairs.
 """
 
 from __future__ import annotations
@@ -30,8 +33,10 @@ DATASETS = {("1a", "EN"): "astitch", ("1a", "PT"): "astitch-pt",
 #: the paper's formats per subtask, and ours
 PAPER_FORMATS = {"1a": ("sentence", "context", "sentence+mwe", "context+mwe"),
                  "1b": ("paraphrase",)}
-OWN_FORMATS = {"1a": ("span+mwe", "definition"), "1b": ()}
-DEFAULT_FORMATS = {"1a": ("sentence+mwe", "span+mwe"), "1b": ("paraphrase",)}
+OWN_FORMATS = {"1a": ("span+mwe", "definition"), "1b": ("span+mwe",)}
+DEFAULT_FORMATS = {"1a": ("sentence+mwe", "span+mwe"), "1b": ("span+mwe",)}
+#: the Task 1B format that is a pair model; any other 1B format is a sense choice
+PAIR_FORMAT = "paraphrase"
 #: encoders packaged offline, all English-only
 _ENGLISH_ONLY = {"minilm", "all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2",
                  "mpnet", "all-mpnet-base-v2", "sentence-transformers/all-mpnet-base-v2"}
@@ -117,18 +122,24 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
     formats = tuple(formats or DEFAULT_FORMATS[subtask])
     name = DATASETS[(subtask, language)]
 
-    def load(part: str):
-        return items_from_dataset(load_dataset(name, part, data_dir))
+    def load(part: str, dataset: str = name):
+        return items_from_dataset(load_dataset(dataset, part, data_dir))
 
     zero, dev, test = load("train_zero_shot"), load("dev"), load("test")
     runs: dict[str, Any] = {}
     start = time.perf_counter()
     for fmt in formats:
+        choice = subtask == "1b" and fmt != PAIR_FORMAT
+        # a 1B sense choice trains a Subtask A classifier, on Subtask A data
+        train_name = DATASETS[("1a", language)] if choice else name
+        zero_items, dev_items = ((load("train_zero_shot", train_name), load("dev", train_name))
+                                 if choice else (zero, dev))
         config = ClassifierConfig(base=model, num_layers=num_layers, format=fmt,
                                   lora_rank=lora_rank, head_hidden=head_hidden)
         zero_config = TrainConfig(epochs=epochs, batch_size=batch_size, lr=lr, seed=seed,
                                   threads=threads)
-        key = _key({"dataset": name, "config": config.to_dict(), "train": zero_config.to_dict()})
+        key = _key({"dataset": train_name, "config": config.to_dict(),
+                    "train": zero_config.to_dict()})
         cached = _cache_root() / key
         history: dict[str, Any] = {}
         if use_cache and (cached / "model.safetensors").exists():
@@ -136,26 +147,30 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
             clf = _load_trainable(cached, config)
             history["zero_shot"] = json.loads((cached / "card.json").read_text())["training"]
         else:
-            clf, result = train_classifier(zero, dev, config, zero_config, progress=progress)
+            clf, result = train_classifier(zero_items, dev_items, config, zero_config,
+                                           progress=progress)
             history["zero_shot"] = {"history": result.history, "best_epoch": result.best_epoch,
                                     "seconds": round(result.seconds, 1)}
             if use_cache:
                 clf.save(cached, {"name": key, "task": "astitch-zero-shot", "data": {
-                    "dataset": name, "train": "train_zero_shot", "dev": "dev"}, "metrics": {},
+                    "dataset": train_name, "train": "train_zero_shot", "dev": "dev"},
+                    "metrics": {},
                     "seed": seed, "command": list(sys.argv), "training": history["zero_shot"]})
         if setting != "zero-shot":
-            shots = load(_SPLIT[setting])
+            shots = load(_SPLIT[setting], train_name)
             shot_config = TrainConfig(epochs=shot_epochs, batch_size=batch_size, lr=lr,
                                       seed=seed, threads=threads, patience=3, warmup=0.0)
-            clf, result = train_classifier(shots, dev, config, shot_config, init=clf,
+            clf, result = train_classifier(shots, dev_items, config, shot_config, init=clf,
                                            progress=progress)
             history[setting] = {"history": result.history, "best_epoch": result.best_epoch,
                                 "seconds": round(result.seconds, 1)}
         scores = {}
         for part, items in (("dev", dev), ("test", test))[:2 if split == "test" else 1]:
-            probs = clf.predict_proba(items)
-            scores[part] = binary_scores([i.label for i in items],
-                                         (probs >= 0.5).astype(int).tolist())
+            if choice:
+                predicted = _sense_choice(clf, load_dataset(name, part, data_dir).examples)
+            else:
+                predicted = (clf.predict_proba(items) >= 0.5).astype(int).tolist()
+            scores[part] = binary_scores([i.label for i in items], predicted)
         paper = PAPER.get((subtask, language, setting, fmt))
         runs[fmt] = {"dev": scores["dev"], split: scores[split], "training": history,
                      "paper": None if paper is None else
@@ -193,6 +208,13 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
                "target": None if target is None else {
                    "test_macro_f1": target,
                    "met": runs[best][split]["macro_f1"] >= target if split == "test" else None}})
+
+
+def _sense_choice(clf, examples) -> list[int]:
+    """Task 1B row predictions of a Subtask A classifier (one chosen meaning per sentence)."""
+    from .sense_choice import sense_choice_predictions
+
+    return sense_choice_predictions(examples, clf.predict_proba)
 
 
 def _load_trainable(path: Path, config):

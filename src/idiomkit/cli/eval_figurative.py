@@ -23,7 +23,9 @@ def figurative_command(
     input_format: Annotated[str | None, typer.Option(
         "--input-format", help="Comma-separated input formats to train and select among on "
         "dev; 'all' = the paper's and ours. Default: sentence+mwe (paper's best) and span+mwe "
-        "(ours); 1b: paraphrase.", show_default=False)] = None,
+        "(ours). 1b: paraphrase is the paper's pair model; any 1a format (default span+mwe) "
+        "trains a 1a classifier and chooses one candidate meaning per sentence with it.",
+        show_default=False)] = None,
     model: Annotated[str, typer.Option(help="Base encoder: minilm (packaged), mpnet "
                                        "(packaged, larger), a folder or a hub id (online).")]
     = "minilm",

@@ -17,7 +17,10 @@ with the splits ``train_zero_shot``, ``train_one_shot``, ``train_few_shot``, ``d
     Each example of Subtask A expanded into one row per candidate meaning: ``text`` = the
     target sentence, ``meta["paraphrase"]`` = the candidate (the literal meaning, each
     non-literal meaning, "Proper Noun", "Meta Usage"), ``label`` = ``"1"`` for the gold meaning
-    and ``"0"`` otherwise, ``meta["group"]`` = an id shared by the rows of one example. The
+    and ``"0"`` otherwise, ``meta["group"]`` = an id shared by the rows of one example,
+    ``meta["sense"]`` = what kind of meaning the candidate is (``"literal"``,
+    ``"non-literal"``, ``"proper-noun"``, ``"meta-usage"``), from the release's sense inventory
+    (``Extended_Noun_Compound_Senses_Dataset``: each compound's literal meaning). The
     rows come from the ``ContextExcluded`` files for every split, because upstream's
     ``SubTaskB/EN/ContextIncluded/train_zero_shot.csv`` is missing (a large-file omission);
     the ``ContextIncluded`` files hold the same rows with the context joined in, and the
@@ -45,6 +48,9 @@ SPLITS = ("train_zero_shot", "train_one_shot", "train_few_shot", "dev", "test")
 LABELS = {"0": IDIOMATIC, "1": LITERAL}
 COLUMNS = ("label", "sentence1", "sentence2")
 _TASK1 = ("astitch", "Dataset", "Task1")
+_SENSES = ("astitch", "Dataset", "Extended_Noun_Compound_Senses_Dataset")
+#: the candidates of Subtask B that are no paraphrase, by their sense kind
+_NAMED_SENSES = {"Proper Noun": "proper-noun", "Meta Usage": "meta-usage"}
 
 
 def _subtask_a_files(language: str, split: str) -> list[tuple[str, ...]]:
@@ -163,13 +169,15 @@ class AStitchSubtaskBReader:
 
     def files(self, split: str) -> list[tuple[str, ...]]:
         pairs = (*_TASK1, "SubTaskB", self.language, "ContextExcluded", f"{split}.csv")
-        return [pairs, *_subtask_a_files(self.language, split)]
+        senses = (*_SENSES, f"{self.language}_Extended_Noun_Compound_Senses_Dataset.csv")
+        return [pairs, *_subtask_a_files(self.language, split), senses]
 
     def read(self, paths: Sequence[Path], split: str) -> Iterator[Example]:
         by_target = {
             sample["target"]: sample
             for sample in read_subtask_a(paths[1], paths[2], self.language)
         }
+        literal = literal_meanings(paths[3])
         # a group is a run of rows with the same target sentence (targets are unique per file;
         # the candidates' order varies, so "Meta Usage" does not always close a group)
         group, k, previous_target = -1, 0, None
@@ -187,13 +195,21 @@ class AStitchSubtaskBReader:
             sample = by_target.get(target)
             context = {"previous": sample["previous"], "next": sample["next"]} if sample else {}
             mwe = sample["mwe"] if sample else None
+            paraphrase = row["sentence2"].strip()
+            if paraphrase in _NAMED_SENSES:
+                sense = _NAMED_SENSES[paraphrase]
+            elif mwe is None or mwe.lower() not in literal:
+                sense = None
+            else:
+                sense = "literal" if paraphrase == literal[mwe.lower()] else "non-literal"
             yield Example(
                 id=f"{split}-{group}-{k}",
                 text=target,
                 idiom=mwe,
                 label=row["label"].strip(),
                 meta={
-                    "paraphrase": row["sentence2"].strip(),
+                    "paraphrase": paraphrase,
+                    "sense": sense,
                     "group": f"{split}-{group}",
                     **context,
                     **span_meta(target, mwe),
@@ -203,6 +219,14 @@ class AStitchSubtaskBReader:
                 },
             )
             k += 1
+
+
+def literal_meanings(path: Path) -> dict[str, str]:
+    """Each compound's literal meaning (lower-cased compound -> meaning) from the sense
+    inventory, ``Extended_Noun_Compound_Senses_Dataset`` (one row per compound)."""
+    columns = ("Multiword Expression", "Literal Meaning")
+    return {row[columns[0]].strip().lower(): row[columns[1]].strip()
+            for _, row in read_csv_rows(path, columns, "AStitch sense inventory")}
 
 
 register_dataset(AStitchReader("astitch", "EN"))
