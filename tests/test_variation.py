@@ -84,7 +84,7 @@ INFLECTION = [
     _pos("infl-irregular-broke", "He broke the ice with a joke.", "break the ice",
          "broke the ice"),
     _pos("ing-form-plural-feelings", "Trust your gut feelings.", "gut feeling", "gut feelings"),
-    _pos("ins-determiner-in-bare-pair-sense", "That makes no sense at all.", "make sense",
+    _pos("ins-determiner-in-bare-pair-sense", "That makes no sense to me.", "make sense",
          "makes no sense"),
     _pos("light-idiom-beside-loose-match-day", "We won at the end of the day.",
          "at the end of the day", "at the end of the day"),
@@ -192,6 +192,10 @@ INSERTIONS = [
     _pos("ins-object-particle-shift", "He jotted it down.", "jot down", "jotted it down"),
     _pos("ins-article-swap-close", "Keep a close eye on him.", "keep an eye on",
          "Keep a close eye on"),
+    _pos("ins-light-object-particle", "She found it out last week.", "find out",
+         "found it out"),
+    _pos("ins-light-adverb", "My old car has finally had it.", "have had it",
+         "has finally had it"),
 ]
 
 # --- passive and fronted order --------------------------------------------------------------
@@ -438,6 +442,12 @@ NEGATIVES = [
     _neg("neg-wrong-order-bullet", "The bullet bit him.", "bite the bullet"),
     _neg("neg-wrong-order-bucket", "A bucket kicked the boy.", "kick the bucket"),
     _neg("neg-wrong-order-boat", "The boat misses nobody.", "miss the boat"),
+    # an idiom of light words only takes no word inside, bar one object before a particle
+    _neg("neg-light-object-and-particle", "You should take him down to the station.",
+         "take to"),
+    _neg("neg-light-clause-inside", "I can see where it went.", "can it"),
+    _neg("neg-light-auxiliary-inside", "The thing will be ready.", "the thing is"),
+    _neg("neg-light-inverted-question", "What are you doing?", "you what"),
 ]
 
 POSITIVE_GROUPS = {

@@ -138,6 +138,12 @@ class _Pattern:
                           and not any(w in PARTICLES for w in self.required))
         # "go to …": "going to" + a verb is the future, not the idiom (_future_going_to)
         self.go_to = self.required[:2] == ("go", "to")
+        # light words only and no slot ("take to", "can it"): a word inside makes another
+        # phrase ("take him down to", "can see where it"), except one object before a
+        # final particle ("find it out"); adverbs do not count ("has finally had it")
+        self.light_inserted = (
+            (1 if self.required[-1] in PARTICLES else 0)
+            if not self.n_slots and all(w in LIGHT_WORDS for w in self.required) else None)
 
 
 @dataclass
@@ -468,7 +474,7 @@ class LexiconMatcher:
         free_any = pattern.n_any * costs.slot_capacity
         free_det = pattern.articles + free_poss
         n_content = 0
-        n_inserted = 0
+        n_inserted = n_hard = 0
         n_dets = 0
         for i in range(lo + 1, hi):
             if i in used:
@@ -502,6 +508,8 @@ class LexiconMatcher:
                 free_any -= 1
                 continue
             n_inserted += 1
+            if cat != C_ADV:
+                n_hard += 1
             if cat in _DETS or cat in (C_POSS, C_REFL, C_REL, C_SUBJ):
                 cost += costs.function_word
             elif cat == C_AUX:
@@ -515,7 +523,8 @@ class LexiconMatcher:
             else:
                 n_content += 1
                 cost += costs.content_word * n_content
-        if n_inserted > costs.max_inserted:
+        if n_inserted > costs.max_inserted or (
+                pattern.light_inserted is not None and n_hard > pattern.light_inserted):
             return None
         for k in pattern.article_gaps:
             if combo[k + 1] == combo[k] + 1:
