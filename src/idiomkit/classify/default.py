@@ -7,14 +7,16 @@ source        train                                         dev          held-ou
 ============  ============================================  ===========  =============
 astitch       AStitch EN ``train_zero_shot`` + few-shot     ``dev``      ``test``
 epie-formal   EPIE Formal ``train`` (idiomatic/literal)     ``dev``      ``test``
-pie-english   PIE ``train``: every Literal + 3,000 others   a sample     ``test``
+pie-english   PIE ``train``: every sentence                 a sample     ``test``
 idem          IDEM ``train``: 4,000 (all idiomatic)         a sample     ``test``
 ============  ============================================  ===========  =============
 
-Samples are drawn with the seed. The two sample sizes were chosen on the dev splits (per-source
-dev macro-F1 and an IdioTS-style set built from the dev splits): with the earlier 1,200 PIE and
-1,000 IDEM idiomatic sentences beside every PIE Literal one, the head learnt that an expression
-PIE also shows literally is literal, whatever the context.
+Samples are drawn with the seed. The mix was chosen on the dev splits (per-source dev
+macro-F1 and an IdioTS-style set built from the dev splits): with a sample of PIE's idiomatic
+sentences beside every Literal one, an expression PIE also shows literally is literal more often
+in training than in PIE, and the head learnt it whatever the context. Balanced accuracy on the
+IdioTS-style dev set, seeds 0-2: 3,000 PIE and 4,000 IDEM idiomatic sentences 0.713-0.729, all
+of PIE and 4,000 IDEM 0.729-0.754 (all-source dev macro-F1 0.883-0.893 against 0.897-0.903).
 
 The model is the ``span`` format (the sentence, pooled over the expression's tokens too; one
 forward pass per sentence), over the first ``num_layers`` layers of MiniLM. By default the
@@ -42,7 +44,7 @@ from .formats import Item
 
 NAME = "default"
 #: idiomatic train sentences sampled from PIE-English and IDEM (chosen on dev, module docstring)
-PIE_IDIOMATIC, IDEM_TRAIN = 3000, 4000
+PIE_IDIOMATIC, IDEM_TRAIN = None, 4000  # None: all of them
 SOURCES = ("astitch", "epie-formal", "pie-english", "idem")
 #: licences / terms as stated in each dataset's SOURCE.md (named on the card)
 _TERMS = {
@@ -53,15 +55,15 @@ _TERMS = {
 }
 
 
-def _sample(items: list[Item], n: int, rng: np.random.Generator) -> list[Item]:
-    if len(items) <= n:
+def _sample(items: list[Item], n: int | None, rng: np.random.Generator) -> list[Item]:
+    if n is None or len(items) <= n:
         return list(items)
     keep = sorted(rng.choice(len(items), size=n, replace=False).tolist())
     return [items[i] for i in keep]
 
 
 def build_sources(data_dir: str | Path | None = None, seed: int = 0, *,
-                  pie_idiomatic: int = PIE_IDIOMATIC, pie_dev: int = 600,
+                  pie_idiomatic: int | None = PIE_IDIOMATIC, pie_dev: int = 600,
                   idem_train: int = IDEM_TRAIN, idem_dev: int = 300,
                   ) -> dict[str, dict[str, list[Item]]]:
     """``{source: {"train", "dev", "test": items}}`` (see the module docstring)."""
@@ -124,7 +126,7 @@ def train_default(output: str | Path, *, data_dir: str | Path | None = None, see
                   num_layers: int = 3, epochs: int = 40, batch_size: int = 32, lr: float = 1e-3,
                   threads: int = 2, max_length: int = 96, min_recall: float = 0.92,
                   lora_rank: int = 0, head_hidden: int = 256, patience: int = 6,
-                  pie_idiomatic: int = PIE_IDIOMATIC, idem_train: int = IDEM_TRAIN,
+                  pie_idiomatic: int | None = PIE_IDIOMATIC, idem_train: int = IDEM_TRAIN,
                   progress: bool = True, command: Sequence[str] | None = None) -> dict[str, Any]:
     """Train the default classifier into ``output``; return its card (with per-source
     held-out metrics, measured on the saved model as it is shipped)."""

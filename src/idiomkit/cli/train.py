@@ -35,9 +35,9 @@ def default_command(
     min_recall: Annotated[float, typer.Option(
         help="Threshold rule: the highest threshold keeping EPIE dev idiomatic recall >= this."
     )] = 0.92,
-    pie_idiomatic: Annotated[int, typer.Option(
-        min=0, help="PIE-English idiomatic train sentences sampled (every Literal one is kept)."
-    )] = 3000,
+    pie_idiomatic: Annotated[int | None, typer.Option(
+        min=0, help="PIE-English idiomatic train sentences sampled (every Literal one is "
+        "kept). Default: all of them.", show_default=False)] = None,
     idem_train: Annotated[int, typer.Option(
         min=0, help="IDEM train sentences sampled (all idiomatic).")] = 4000,
     data_dir: Annotated[Path | None, _DATA_DIR] = None,
