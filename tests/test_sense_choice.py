@@ -62,3 +62,25 @@ def test_gold_subtask_a_labels_almost_solve_subtask_b(shared_data_dir, split, fl
     # always literal is far below: the decision carries the task
     literal = sense_choice_predictions(examples, lambda items: [0.0] * len(items))
     assert binary_scores([int(e.label) for e in examples], literal)["macro_f1"] < 0.8
+
+
+def test_the_table_says_which_rows_are_a_sense_choice():
+    from idiomkit.classify.experiments import markdown_table
+
+    scores = {"macro_f1": 0.9}
+    results = {
+        "configuration": {"subtask": "1b", "language": "EN", "setting": "zero-shot",
+                          "model": "minilm"},
+        "split": "test",
+        "metrics": {"selected_format": "span+mwe", "by_format": {
+            "span+mwe": {"dev": scores, "test": scores, "method": "sense choice over a 1A "
+                         "classifier"},
+            "paraphrase": {"dev": scores, "test": scores, "method": "classifier",
+                           "paper": {"model": "XLNet", "dev_macro_f1": 0.852,
+                                     "test_macro_f1": 0.875}}}},
+        "reference": {"paper_best": {"model": "XLNet", "dev_macro_f1": 0.852,
+                                     "test_macro_f1": 0.875}},
+    }
+    table = markdown_table(results)
+    assert "| span+mwe (sense choice) | 0.900 | 0.900 |" in table
+    assert "| paraphrase | 0.900 | 0.900 | XLNet | 0.852 | 0.875 |" in table

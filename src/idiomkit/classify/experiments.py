@@ -173,6 +173,7 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
             scores[part] = binary_scores([i.label for i in items], predicted)
         paper = PAPER.get((subtask, language, setting, fmt))
         runs[fmt] = {"dev": scores["dev"], split: scores[split], "training": history,
+                     "method": "sense choice over a 1A classifier" if choice else "classifier",
                      "paper": None if paper is None else
                      {"model": paper[0], "dev_macro_f1": paper[1], "test_macro_f1": paper[2]}}
         _log(progress, f"{fmt}: dev {scores['dev']['macro_f1']:.4f}, {split} "
@@ -243,8 +244,9 @@ def markdown_table(results: dict[str, Any]) -> str:
              "paper test F1 |", "|---|---|---|---|---|---|"]
     for fmt, run in results["metrics"]["by_format"].items():
         paper = run.get("paper") or {}
+        label = fmt + (" (sense choice)" if run.get("method", "").startswith("sense") else "")
         lines.append(
-            f"| {fmt} | {run['dev']['macro_f1']:.3f} | {run[split]['macro_f1']:.3f} | "
+            f"| {label} | {run['dev']['macro_f1']:.3f} | {run[split]['macro_f1']:.3f} | "
             f"{paper.get('model', '–')} | {paper.get('dev_macro_f1', '–')} | "
             f"{paper.get('test_macro_f1', '–')} |")
     for name, scores in results["metrics"].get("baselines", {}).items():
