@@ -196,6 +196,8 @@ INSERTIONS = [
          "found it out"),
     _pos("ins-light-adverb", "My old car has finally had it.", "have had it",
          "has finally had it"),
+    _pos("ins-relative-in-reversed-bare-pair", "These are the corners that he cut.",
+         "cut corners", "corners that he cut"),
 ]
 
 # --- passive and fronted order --------------------------------------------------------------
@@ -448,6 +450,8 @@ NEGATIVES = [
     _neg("neg-light-clause-inside", "I can see where it went.", "can it"),
     _neg("neg-light-auxiliary-inside", "The thing will be ready.", "the thing is"),
     _neg("neg-light-inverted-question", "What are you doing?", "you what"),
+    _neg("neg-demonstrative-in-bare-pair", "He was the president at that time.", "at times"),
+    _neg("neg-demonstrative-this-in-bare-pair", "At this time we know nothing.", "at times"),
 ]
 
 POSITIVE_GROUPS = {

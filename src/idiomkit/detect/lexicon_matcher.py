@@ -60,8 +60,11 @@ WORD, ART, POSS, OBJ, REFL, GAP = "word", "art", "poss", "obj", "refl", "gap"
 # Token categories in a text.
 (C_WORD, C_DET, C_POSS, C_REFL, C_AUX, C_CONJ, C_COMMA, C_STOP, C_PUNCT, C_ADV, C_REL,
  C_SUBJ, C_ART) = range(13)
-#: what an article (C_ART) also is wherever the scoring asks for a determiner
+#: what an article or demonstrative (C_ART) also is wherever the scoring asks for a determiner
 _DETS = (C_DET, C_ART)
+#: determiners that, like an article, pick out one thing: inside a bare two-word idiom they
+#: make another phrase ("at that time" is not "at times")
+_DEMONSTRATIVES = frozenset({"this", "these", "those"})
 _RELATIVES = frozenset({"that", "which", "who", "whom"})
 #: subject pronouns: one between a fronted object and its verb marks topicalisation ("the
 #: hatchet they buried", "his heart, he poured out")
@@ -498,9 +501,10 @@ class LexiconMatcher:
                 if cat in _DETS:
                     n_dets += 1
                 continue
-            if cat == C_ART and pattern.bare_pair:
-                # an article inside a two-word idiom that has none makes another phrase:
-                # "at the time" is not "at times"
+            if pattern.bare_pair and (cat == C_ART or (cat == C_REL and combo[0] < combo[1])):
+                # an article or demonstrative inside a two-word idiom that has none makes
+                # another phrase: "at the time", "at that time" are not "at times" (a relative
+                # word is fine in reversed order: "the corners that he cut")
                 return None
             if cat == C_COMMA and pattern.list_commas:
                 continue
@@ -604,7 +608,7 @@ def _category(norm: str) -> int:
         return C_POSS
     if norm in REFLEXIVES:
         return C_REFL
-    if norm in ARTICLES:
+    if norm in ARTICLES or norm in _DEMONSTRATIVES:
         return C_ART
     if norm in DETERMINERS:
         return C_DET
