@@ -65,7 +65,7 @@ def test_gold_subtask_a_labels_almost_solve_subtask_b(shared_data_dir, split, fl
 
 
 def test_the_table_says_which_rows_are_a_sense_choice():
-    from idiomkit.classify.experiments import markdown_table
+    from idiomkit.classify.experiments import SENSE_CHOICE, markdown_table
 
     scores = {"macro_f1": 0.9}
     results = {
@@ -73,8 +73,7 @@ def test_the_table_says_which_rows_are_a_sense_choice():
                           "model": "minilm"},
         "split": "test",
         "metrics": {"selected_format": "span+mwe", "by_format": {
-            "span+mwe": {"dev": scores, "test": scores, "method": "sense choice over a 1A "
-                         "classifier"},
+            "span+mwe": {"dev": scores, "test": scores, "method": SENSE_CHOICE},
             "paraphrase": {"dev": scores, "test": scores, "method": "classifier",
                            "paper": {"model": "XLNet", "dev_macro_f1": 0.852,
                                      "test_macro_f1": 0.875}}}},

@@ -37,6 +37,8 @@ OWN_FORMATS = {"1a": ("span+mwe", "definition"), "1b": ("span+mwe",)}
 DEFAULT_FORMATS = {"1a": ("sentence+mwe", "span+mwe"), "1b": ("span+mwe",)}
 #: the Task 1B format that is a pair model; any other 1B format is a sense choice
 PAIR_FORMAT = "paraphrase"
+#: a results row's ``method`` when a 1A classifier chose one 1B candidate per sentence
+SENSE_CHOICE = "sense choice over a 1A classifier"
 #: encoders packaged offline, all English-only
 _ENGLISH_ONLY = {"minilm", "all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2",
                  "mpnet", "all-mpnet-base-v2", "sentence-transformers/all-mpnet-base-v2"}
@@ -109,6 +111,7 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
     from ..models.train import TrainConfig
     from .data import items_from_dataset
     from .model import ClassifierConfig, train_classifier
+    from .sense_choice import sense_choice_predictions
 
     if setting not in SETTINGS:
         raise ConfigError("E462", f"Unknown setting '{setting}'. Available: "
@@ -125,7 +128,10 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
     def load(part: str, dataset: str = name):
         return items_from_dataset(load_dataset(dataset, part, data_dir))
 
-    zero, dev, test = load("train_zero_shot"), load("dev"), load("test")
+    # the rows evaluated; a 1B sense choice reads their groups and candidate senses
+    examples = {part: load_dataset(name, part, data_dir).examples for part in ("dev", "test")}
+    zero = load("train_zero_shot")
+    dev, test = items_from_dataset(examples["dev"]), items_from_dataset(examples["test"])
     runs: dict[str, Any] = {}
     start = time.perf_counter()
     for fmt in formats:
@@ -167,13 +173,13 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
         scores = {}
         for part, items in (("dev", dev), ("test", test))[:2 if split == "test" else 1]:
             if choice:
-                predicted = _sense_choice(clf, load_dataset(name, part, data_dir).examples)
+                predicted = sense_choice_predictions(examples[part], clf.predict_proba)
             else:
                 predicted = (clf.predict_proba(items) >= 0.5).astype(int).tolist()
             scores[part] = binary_scores([i.label for i in items], predicted)
         paper = PAPER.get((subtask, language, setting, fmt))
         runs[fmt] = {"dev": scores["dev"], split: scores[split], "training": history,
-                     "method": "sense choice over a 1A classifier" if choice else "classifier",
+                     "method": SENSE_CHOICE if choice else "classifier",
                      "paper": None if paper is None else
                      {"model": paper[0], "dev_macro_f1": paper[1], "test_macro_f1": paper[2]}}
         _log(progress, f"{fmt}: dev {scores['dev']['macro_f1']:.4f}, {split} "
@@ -211,13 +217,6 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
                    "met": runs[best][split]["macro_f1"] >= target if split == "test" else None}})
 
 
-def _sense_choice(clf, examples) -> list[int]:
-    """Task 1B row predictions of a Subtask A classifier (one chosen meaning per sentence)."""
-    from .sense_choice import sense_choice_predictions
-
-    return sense_choice_predictions(examples, clf.predict_proba)
-
-
 def _load_trainable(path: Path, config):
     """A cached model back into a trainable torch net (to continue training from it)."""
     from ..models.artifacts import load_artifact
@@ -244,7 +243,7 @@ def markdown_table(results: dict[str, Any]) -> str:
              "paper test F1 |", "|---|---|---|---|---|---|"]
     for fmt, run in results["metrics"]["by_format"].items():
         paper = run.get("paper") or {}
-        label = fmt + (" (sense choice)" if run.get("method", "").startswith("sense") else "")
+        label = fmt + (" (sense choice)" if run.get("method") == SENSE_CHOICE else "")
         lines.append(
             f"| {label} | {run['dev']['macro_f1']:.3f} | {run[split]['macro_f1']:.3f} | "
             f"{paper.get('model', '–')} | {paper.get('dev_macro_f1', '–')} | "

@@ -74,15 +74,14 @@ def sense_choice_predictions(
     groups: dict[str, list[int]] = defaultdict(list)
     for index, example in enumerate(examples):
         groups[example.meta["group"]].append(index)
-    firsts = [examples[rows[0]] for rows in groups.values()]
-    unknown = [e for e in firsts
-               if any(examples[k].meta.get("sense") is None for k in groups[e.meta["group"]])]
+    unknown = {e.idiom for e in examples if e.meta.get("sense") is None}
     if unknown:
         raise DataError(
             "E318", f"AStitch Subtask B: the sense inventory has no literal meaning for "
-            f"'{unknown[0].idiom}' (and {len(unknown) - 1} more sentences), so its candidates "
+            f"{', '.join(repr(i) for i in sorted(unknown, key=str))}, so their candidates "
             "cannot be told apart. Restore Extended_Noun_Compound_Senses_Dataset from the "
             "release (see astitch/SOURCE.md), or use --input-format paraphrase.")
+    firsts = [examples[rows[0]] for rows in groups.values()]
     probs = p_figurative(items_from_dataset(firsts))
     predictions = [0] * len(examples)
     for first, rows, prob in zip(firsts, groups.values(), probs):
