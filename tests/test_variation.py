@@ -70,6 +70,8 @@ INFLECTION = [
          "bit the bullet"),
     _pos("infl-participle-bitten", "She has bitten the bullet.", "bite the bullet",
          "bitten the bullet"),
+    _pos("infl-past-form-variant-spilled", "Don't cry over spilled milk.",
+         "cry over spilt milk", "cry over spilled milk"),
     _pos("infl-past-jotted", "I jotted down her number.", "jot down", "jotted down"),
     _pos("infl-irregular-went", "She went the extra mile for us.", "go the extra mile",
          "went the extra mile"),
@@ -291,6 +293,8 @@ OBJECTS = [
          "bring to bear", "brought immense pressure to bear"),
     _pos("det-fills-possessive", "The hero came to the aid of the townspeople.",
          "come to someone's aid", "came to the aid"),
+    _pos("pronoun-object-light-phrasal-verb", "We will take them on next season.", "take on",
+         "take them on"),
 ]
 
 # --- "one" as a subject slot ------------------------------------------------------------------
@@ -452,6 +456,13 @@ NEGATIVES = [
     _neg("neg-light-inverted-question", "What are you doing?", "you what"),
     _neg("neg-demonstrative-in-bare-pair", "He was the president at that time.", "at times"),
     _neg("neg-demonstrative-this-in-bare-pair", "At this time we know nothing.", "at times"),
+    # the one word a light phrasal verb lets in is its object, not another phrase's word
+    _neg("neg-light-noun-inside", "The funeral will take place on Monday.", "take on"),
+    _neg("neg-light-adjective-inside", "Go easy on him, he is new.", "go on"),
+    _neg("neg-light-other-particle-inside", "They always look down on us.", "look on"),
+    # a past form in the dictionary form is fixed: no present or base forms
+    _neg("neg-past-form-fixed-done", "Well, it does not matter now.", "well done"),
+    _neg("neg-past-form-fixed-fed", "The farmer feeds up the calves.", "fed up"),
 ]
 
 POSITIVE_GROUPS = {

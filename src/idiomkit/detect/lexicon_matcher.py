@@ -45,6 +45,7 @@ from .variants import (
     CONJUNCTIONS,
     DETERMINERS,
     FUNCTION_WORDS,
+    OBJECT_PRONOUNS,
     ONE,
     PARTICLES,
     POSSESSIVES,
@@ -143,7 +144,8 @@ class _Pattern:
         self.go_to = self.required[:2] == ("go", "to")
         # light words only and no slot ("take to", "can it"): a word inside makes another
         # phrase ("take him down to", "can see where it"), except one object before a
-        # final particle ("find it out"); adverbs do not count ("has finally had it")
+        # final particle ("find it out", see _light_object); adverbs do not count ("has
+        # finally had it")
         self.light_inserted = (
             (1 if self.required[-1] in PARTICLES else 0)
             if not self.n_slots and all(w in LIGHT_WORDS for w in self.required) else None)
@@ -423,7 +425,8 @@ class LexiconMatcher:
                 if old is None or cand.score > old.score:
                     best[ident] = cand
         return [c for c in best.values()
-                if c.score >= self.threshold and not _future_going_to(c, tokens)], tokens
+                if c.score >= self.threshold and not _future_going_to(c, tokens)
+                and _light_object(c, tokens)], tokens
 
     def _align(
         self,
@@ -632,6 +635,33 @@ def _future_going_to(cand: _Candidate, tokens: Sequence[Token]) -> bool:
     if tokens[go].norm != "going" or to != go + 1 or to + 1 >= len(tokens):
         return False
     return _bare_verb(tokens[to + 1].norm)
+
+
+#: words that can stand alone as the object inside a light-word phrasal verb ("find it out")
+_LONE_OBJECTS = OBJECT_PRONOUNS | REFLEXIVES | _DEMONSTRATIVES | SOMEONE | frozenset(
+    {"that", "everything", "anything", "nothing", "everyone", "everybody", "anybody", "nobody",
+     "things"})
+#: adverbs without -ly that may stand inside as well ("we're just around", "is still around")
+_PLAIN_ADVERBS = frozenset(
+    {"just", "still", "not", "n't", "never", "always", "ever", "even", "only", "also", "really",
+     "already", "so", "too", "very", "quite", "all"})
+
+
+def _light_object(cand: _Candidate, tokens: Sequence[Token]) -> bool:
+    """Whether the one word a light-word phrasal verb lets in is its object: a pronoun, a
+    reflexive or a name ("take it on", "put himself out", "put Nour out"). Another lone word
+    makes another phrase: "take place on", "go round in", "look down on", "keep eye on"."""
+    if not cand.pattern.light_inserted:
+        return True
+    used = set(cand.positions)
+    for i in range(cand.lo + 1, cand.hi):
+        norm = tokens[i].norm
+        if i in used or norm in _PLAIN_ADVERBS or _category(norm) == C_ADV or (
+                norm == "," and cand.pattern.list_commas):
+            continue
+        if norm not in _LONE_OBJECTS and not tokens[i].text[:1].isupper():
+            return False
+    return True
 
 
 @lru_cache(maxsize=4096)

@@ -80,6 +80,31 @@ def _is_ing_form(word: str) -> bool:
     return bool(lemmas) and word not in lemmas
 
 
+def _past_forms(word: str) -> frozenset[str]:
+    """The past forms that count as ``word`` when it is a verb's past participle or past
+    tense and no base form ("done" → done; "spilt" → spilled, spilt; "cut" → nothing, since
+    it is its own base form).
+
+    >>> sorted(_past_forms("done")), sorted(_past_forms("spilt")), sorted(_past_forms("cut"))
+    (['done'], ['spilled', 'spilt'], [])
+    """
+    lemmas = lemminflect.getAllLemmas(word)
+    verbs = lemmas.get("VERB", ())
+    if not verbs or word in verbs or word in lemmas.get("NOUN", ()):
+        return frozenset()
+    forms = {word}
+    for lemma in verbs:
+        inflections = lemminflect.getAllInflections(lemma, upos="VERB")
+        participle, tense = inflections.get("VBN", ()), inflections.get("VBD", ())
+        if word in participle:
+            forms.update(participle)
+        elif word in tense:
+            forms.update(participle + tense)
+        else:
+            return frozenset()
+    return frozenset(f.lower() for f in forms)
+
+
 @cache
 def word_forms(word: str) -> frozenset[str]:
     """All surface forms (lower case) that count as ``word`` in text.
@@ -109,6 +134,11 @@ def word_forms(word: str) -> frozenset[str]:
         return frozenset({word, word + "s"})
     if word in FUNCTION_WORDS and word not in AUXILIARIES and word not in _VERBAL_PARTICLES:
         return frozenset({word} | _PREPOSITION_VARIANTS.get(word, set()))
+    past = _past_forms(word)
+    if past:
+        # a past form in a dictionary form is fixed too: "well done" is not "well, it does",
+        # "fed up" not "feeds up"; "spilt milk" still reads "spilled milk"
+        return past
     forms = {word}
     lemmas = {word}
     for values in lemminflect.getAllLemmas(word).values():
