@@ -189,6 +189,7 @@ def test_lexicon_build_without_data_is_a_data_error(tmp_path):
 def test_lexicon_build_writes_the_lexicon(tmp_path):
     from idiomkit.datasets import resolve_data_dir
     from idiomkit.errors import DataError
+    from idiomkit.lexicon.io import bundled_lexicon_path
 
     try:
         root = resolve_data_dir()
@@ -201,3 +202,17 @@ def test_lexicon_build_writes_the_lexicon(tmp_path):
     assert result.exit_code == 0, result.output
     assert "entries" in result.stdout
     assert len(out.read_text(encoding="utf-8").splitlines()) >= 5000
+    # the committed lexicon is what the build makes now
+    assert out.read_bytes() == bundled_lexicon_path().read_bytes()
+
+
+def test_supplement_adds_no_second_form_of_a_slide_idiom():
+    from idiomkit.lexicon.build import variant_key
+    from idiomkit.lexicon.io import load_lexicon
+
+    entries = list(load_lexicon())
+    slide = {variant_key(e.idiom) for e in entries if e.source.startswith("SLIDE")}
+    supplement = [e.idiom for e in entries if e.source == "idiomkit"]
+    assert len(supplement) >= 30
+    assert [i for i in supplement if variant_key(i) in slide] == []
+    assert variant_key("the last straw") in slide  # SLIDE's "last straw" names it

@@ -275,6 +275,8 @@ HYPHENS = [
 
 # --- list idioms: their commas (and a serial comma) belong to them ----------------------------
 LISTS = [
+    _pos("list-tag-as-written", "It cost five dollars and change.", "and change",
+         "and change"),
     _pos("list-serial-comma", "He believed her lies hook, line, and sinker.",
          "hook, line and sinker", "hook, line, and sinker"),
     _pos("list-as-written", "I cannot support that idea in any way, shape, or form.",
@@ -460,6 +462,10 @@ NEGATIVES = [
     _neg("neg-light-noun-inside", "The funeral will take place on Monday.", "take on"),
     _neg("neg-light-adjective-inside", "Go easy on him, he is new.", "go on"),
     _neg("neg-light-other-particle-inside", "They always look down on us.", "look on"),
+    # an idiom led by a conjunction is a tag said as one block
+    _neg("neg-tag-idiom-word-inside", "We will end up rich and completely change our lives.",
+         "and change"),
+    _neg("neg-tag-idiom-reversed", "Prices change and they rise.", "and change"),
     # a past form in the dictionary form is fixed: no present or base forms
     _neg("neg-past-form-fixed-done", "Well, it does not matter now.", "well done"),
     _neg("neg-past-form-fixed-fed", "The farmer feeds up the calves.", "fed up"),

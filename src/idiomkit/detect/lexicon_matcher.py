@@ -70,6 +70,8 @@ _RELATIVES = frozenset({"that", "which", "who", "whom"})
 #: subject pronouns: one between a fronted object and its verb marks topicalisation ("the
 #: hatchet they buried", "his heart, he poured out")
 _SUBJECTS = frozenset({"i", "you", "he", "she", "we", "they"})
+#: conjunctions that lead a tag idiom (_Pattern.tag)
+_TAG_CONJUNCTIONS = frozenset({"and", "or", "but", "nor"})
 _STOP_PUNCT = frozenset(".!?;:()[]{}\"“”«»")
 
 
@@ -140,6 +142,10 @@ class _Pattern:
         # phrase
         self.bare_pair = (len(self.required) == 2 and not self.articles and not self.n_slots
                           and not any(w in PARTICLES for w in self.required))
+        # led by a conjunction ("and change", "or else", "and the like"): a tag added to a
+        # clause, said as one block, so no word inside and no other order ("and completely
+        # change" is not "and change")
+        self.tag = self.required[0] in _TAG_CONJUNCTIONS
         # "go to …": "going to" + a verb is the future, not the idiom (_future_going_to)
         self.go_to = self.required[:2] == ("go", "to")
         # light words only and no slot ("take to", "can it"): a word inside makes another
@@ -531,7 +537,8 @@ class LexiconMatcher:
                 n_content += 1
                 cost += costs.content_word * n_content
         if n_inserted > costs.max_inserted or (
-                pattern.light_inserted is not None and n_hard > pattern.light_inserted):
+                pattern.light_inserted is not None and n_hard > pattern.light_inserted) or (
+                pattern.tag and (n_inserted or list(combo) != sorted(combo))):
             return None
         for k in pattern.article_gaps:
             if combo[k + 1] == combo[k] + 1:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -22,6 +23,8 @@ WIKTIONARY_LICENSE = "CC BY-SA 4.0 (Wiktionary definitions, via IDEM)"
 #: common idioms SLIDE lacks, with definitions written by the idiomkit developers
 SUPPLEMENT_LICENSE = "MIT (idiomkit curated supplement)"
 _SENTIMENT = {"positive": "positive", "negative": "negative", "neutral": "neutral"}
+_ARTICLES = frozenset({"a", "an", "the"})
+_SLOT_WORDS = {"someone's": "one's", "somebody's": "one's", "someone": "one", "somebody": "one"}
 
 
 def build_entries(data_dir: str | Path | None = None) -> list[LexiconEntry]:
@@ -62,8 +65,21 @@ def build_entries(data_dir: str | Path | None = None) -> list[LexiconEntry]:
                 extra=extra,
             )
         )
-    entries.extend(_supplement_entries({e.idiom.lower() for e in entries}))
+    entries.extend(_supplement_entries({variant_key(e.idiom) for e in entries}))
     return entries
+
+
+def variant_key(idiom: str) -> str:
+    """What two dictionary forms of one idiom share: case, hyphens, articles and the slot
+    word ("one's", "someone's") aside.
+
+    >>> variant_key("The ball is in one's court") == variant_key("the ball is in someone's court")
+    True
+    >>> variant_key("wild goose chase") == variant_key("wild-goose chase")
+    True
+    """
+    words = re.findall(r"[\w']+", idiom.lower().replace("-", " "))
+    return " ".join(_SLOT_WORDS.get(w, w) for w in words if w not in _ARTICLES)
 
 
 def supplement_path() -> Path:
@@ -71,7 +87,9 @@ def supplement_path() -> Path:
 
 
 def _supplement_entries(known: set[str]) -> list[LexiconEntry]:
-    """Curated entries for common idioms SLIDE lacks ("pour one's heart out")."""
+    """Curated entries for common idioms SLIDE lacks ("pour one's heart out"); a row whose
+    :func:`variant_key` SLIDE already has ("the last straw" for SLIDE's "last straw") is
+    left out, so the finder names SLIDE's form."""
     with open(supplement_path(), encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     return [
@@ -83,7 +101,7 @@ def _supplement_entries(known: set[str]) -> list[LexiconEntry]:
             license=SUPPLEMENT_LICENSE,
         )
         for row_no, row in enumerate(rows)
-        if row["idiom"].strip().lower() not in known
+        if variant_key(row["idiom"]) not in known
     ]
 
 
