@@ -277,6 +277,8 @@ HYPHENS = [
 LISTS = [
     _pos("list-tag-as-written", "It cost five dollars and change.", "and change",
          "and change"),
+    _pos("list-long-tag-takes-subject", "Just pay the fine and you can be done with it.",
+         "and be done with it", "and you can be done with it"),
     _pos("list-serial-comma", "He believed her lies hook, line, and sinker.",
          "hook, line and sinker", "hook, line, and sinker"),
     _pos("list-as-written", "I cannot support that idea in any way, shape, or form.",

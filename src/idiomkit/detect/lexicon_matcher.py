@@ -142,10 +142,11 @@ class _Pattern:
         # phrase
         self.bare_pair = (len(self.required) == 2 and not self.articles and not self.n_slots
                           and not any(w in PARTICLES for w in self.required))
-        # led by a conjunction ("and change", "or else", "and the like"): a tag added to a
-        # clause, said as one block, so no word inside and no other order ("and completely
-        # change" is not "and change")
-        self.tag = self.required[0] in _TAG_CONJUNCTIONS
+        # short and led by a conjunction ("and change", "or else", "and the like"): a tag
+        # added to a clause, said as one block, so no word inside and no other order ("and
+        # completely change" is not "and change"); a longer one is a clause of its own that
+        # takes a subject ("and they could be done with it")
+        self.tag = self.required[0] in _TAG_CONJUNCTIONS and len(self.required) <= 3
         # "go to …": "going to" + a verb is the future, not the idiom (_future_going_to)
         self.go_to = self.required[:2] == ("go", "to")
         # light words only and no slot ("take to", "can it"): a word inside makes another
