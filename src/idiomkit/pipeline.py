@@ -81,7 +81,7 @@ class Analyzer:
 
             # both read the sentence's tokens through MiniLM's unchanged first layer(s)
             self.shared_states = SharedStates.between(getattr(classifier, "backend", None),
-                                                getattr(emotion, "runtime", None))
+                                                      getattr(emotion, "runtime", None))
 
     def analyze(self, text: str, id: Any = None) -> Document:
         """Find and classify the idioms of one text."""

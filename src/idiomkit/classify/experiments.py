@@ -125,21 +125,23 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
     formats = tuple(formats or DEFAULT_FORMATS[subtask])
     name = DATASETS[(subtask, language)]
 
-    def load(part: str, dataset: str = name):
-        return items_from_dataset(load_dataset(dataset, part, data_dir))
-
     # the rows evaluated; a 1B sense choice reads their groups and candidate senses
     examples = {part: load_dataset(name, part, data_dir).examples for part in ("dev", "test")}
-    zero = load("train_zero_shot")
     dev, test = items_from_dataset(examples["dev"]), items_from_dataset(examples["test"])
+    loaded: dict[tuple[str, str], list] = {(name, "dev"): dev}
+
+    def load(part: str, dataset: str) -> list:
+        """Training items, read once per (dataset, split) over all formats."""
+        if (dataset, part) not in loaded:
+            loaded[dataset, part] = items_from_dataset(load_dataset(dataset, part, data_dir))
+        return loaded[dataset, part]
     runs: dict[str, Any] = {}
     start = time.perf_counter()
     for fmt in formats:
         choice = subtask == "1b" and fmt != PAIR_FORMAT
         # a 1B sense choice trains a Subtask A classifier, on Subtask A data
         train_name = DATASETS[("1a", language)] if choice else name
-        zero_items, dev_items = ((load("train_zero_shot", train_name), load("dev", train_name))
-                                 if choice else (zero, dev))
+        zero_items, dev_items = load("train_zero_shot", train_name), load("dev", train_name)
         config = ClassifierConfig(base=model, num_layers=num_layers, format=fmt,
                                   lora_rank=lora_rank, head_hidden=head_hidden)
         zero_config = TrainConfig(epochs=epochs, batch_size=batch_size, lr=lr, seed=seed,
@@ -186,9 +188,9 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
              f"{scores[split]['macro_f1']:.4f}")
     from .baselines import baseline_scores
 
-    shot_items = load(_SPLIT[setting]) if setting != "zero-shot" else []
-    baselines = baseline_scores(zero + shot_items, {"dev": dev, split: test if split == "test"
-                                                    else dev})
+    shot_items = load(_SPLIT[setting], name) if setting != "zero-shot" else []
+    baselines = baseline_scores(load("train_zero_shot", name) + shot_items,
+                                {"dev": dev, split: test if split == "test" else dev})
     best = max(runs, key=lambda f: runs[f]["dev"]["macro_f1"])
     best_paper = max((v for k, v in PAPER.items() if k[:3] == (subtask, language, setting)),
                      key=lambda v: v[1])
