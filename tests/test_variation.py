@@ -299,6 +299,10 @@ OBJECTS = [
          "come to someone's aid", "came to the aid"),
     _pos("pronoun-object-light-phrasal-verb", "We will take them on next season.", "take on",
          "take them on"),
+    _pos("noun-of-phrasal-verb", "Their break up was hard on everyone.", "break up",
+         "break up"),
+    _pos("phrasal-verb-after-subject-noun", "Prices hike up every winter.", "hike up",
+         "hike up"),
 ]
 
 # --- "one" as a subject slot ------------------------------------------------------------------
@@ -471,6 +475,10 @@ NEGATIVES = [
     # a past form in the dictionary form is fixed: no present or base forms
     _neg("neg-past-form-fixed-done", "Well, it does not matter now.", "well done"),
     _neg("neg-past-form-fixed-fed", "The farmer feeds up the calves.", "fed up"),
+    # after a determiner, a phrasal verb's verb is a noun and its particle a preposition
+    _neg("neg-noun-then-preposition-hike", "We took a hike up a trail.", "hike up"),
+    _neg("neg-noun-then-preposition-drop", "Figures show a drop in crime rates.", "drop in"),
+    _neg("neg-noun-then-preposition-take", "They gave their take on the show.", "take on"),
 ]
 
 POSITIVE_GROUPS = {

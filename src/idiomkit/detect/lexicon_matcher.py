@@ -156,6 +156,12 @@ class _Pattern:
         self.light_inserted = (
             (1 if self.required[-1] in PARTICLES else 0)
             if not self.n_slots and all(w in LIGHT_WORDS for w in self.required) else None)
+        # a verb and its particles only ("hike up", "drop in"): after a determiner the verb
+        # is a noun and the particle a preposition (_noun_before_particle)
+        self.phrasal = (not self.n_slots and not self.compound and len(self.required) >= 2
+                        and self.required[0] not in FUNCTION_WORDS
+                        and all(w in PARTICLES for w in self.required[1:])
+                        and _base_verb(self.required[0]))
 
 
 @dataclass
@@ -433,7 +439,7 @@ class LexiconMatcher:
                     best[ident] = cand
         return [c for c in best.values()
                 if c.score >= self.threshold and not _future_going_to(c, tokens)
-                and _light_object(c, tokens)], tokens
+                and _light_object(c, tokens) and not _noun_before_particle(c, tokens)], tokens
 
     def _align(
         self,
@@ -670,6 +676,43 @@ def _light_object(cand: _Candidate, tokens: Sequence[Token]) -> bool:
         if norm not in _LONE_OBJECTS and not tokens[i].text[:1].isupper():
             return False
     return True
+
+
+#: words after which a verb's base or -s form is a noun ("a hike", "the drops", "their bottle")
+_NOUN_DETERMINERS = frozenset(
+    {"a", "an", "the", "this", "these", "those", "every", "each", "another", "my", "his",
+     "its", "our", "their", "your"})
+
+
+def _noun_before_particle(cand: _Candidate, tokens: Sequence[Token]) -> bool:
+    """Whether ``cand`` reads a noun and a preposition as a phrasal verb: "took a hike up a
+    trail" is not "hike up", "a drop in crime rates" is not "drop in". The verb of a
+    phrasal-verb idiom, in its base or -s form right after a determiner, is a noun there, and
+    when a noun phrase follows, its particle is a preposition. A noun made of the phrasal verb
+    keeps it: "their break up was hard"."""
+    if not cand.pattern.phrasal:
+        return False
+    verb, last = cand.positions[0], cand.positions[-1]
+    if verb == 0 or verb > cand.positions[1] or last + 1 >= len(tokens):
+        return False
+    norm, base = tokens[verb].norm, cand.pattern.required[0]
+    if (norm not in (base, base + "s", base + "es")
+            or tokens[verb - 1].norm not in _NOUN_DETERMINERS):
+        return False
+    after = tokens[last + 1].norm
+    return after in _NOUN_DETERMINERS or _noun(after)
+
+
+@lru_cache(maxsize=4096)
+def _base_verb(norm: str) -> bool:
+    """A verb's base form ("hike", "drop"; not "stuck", "hands", "washed")."""
+    return norm in lemminflect.getAllLemmas(norm).get("VERB", ())
+
+
+@lru_cache(maxsize=4096)
+def _noun(norm: str) -> bool:
+    """A word that can be a noun ("crime", "prices"), and is no function word."""
+    return norm not in FUNCTION_WORDS and "NOUN" in lemminflect.getAllLemmas(norm)
 
 
 @lru_cache(maxsize=4096)
