@@ -196,7 +196,7 @@ def _takes_implicit_object(items: list[tuple[str, str]]) -> bool:
     return (
         kind0 == WORD and kind1 == WORD and prep in _OBJECT_PREPOSITIONS
         and bool(rest) and rest[-1] not in FUNCTION_WORDS
-        and verb in lemminflect.getAllLemmas(verb).get("VERB", ())
+        and _base_verb(verb)
     )
 
 
@@ -678,10 +678,10 @@ def _light_object(cand: _Candidate, tokens: Sequence[Token]) -> bool:
     return True
 
 
-#: words after which a verb's base or -s form is a noun ("a hike", "the drops", "their bottle")
-_NOUN_DETERMINERS = frozenset(
-    {"a", "an", "the", "this", "these", "those", "every", "each", "another", "my", "his",
-     "its", "our", "their", "your"})
+#: words after which a verb's base or -s form is a noun ("a hike", "the drops", "their bottle");
+#: "her" is left out, as it is also an object ("let her drop in")
+_NOUN_DETERMINERS = (ARTICLES | _DEMONSTRATIVES | frozenset({"every", "each", "another"})
+                     | (POSSESSIVES - {"her", "thy", "one's", "'s", "whose"}))
 
 
 def _noun_before_particle(cand: _Candidate, tokens: Sequence[Token]) -> bool:
@@ -703,24 +703,26 @@ def _noun_before_particle(cand: _Candidate, tokens: Sequence[Token]) -> bool:
     return after in _NOUN_DETERMINERS or _noun(after)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=8192)
+def _readings(norm: str) -> dict[str, tuple[str, ...]]:
+    """lemminflect's lemmas of ``norm`` by part of speech (read-only; cached)."""
+    return lemminflect.getAllLemmas(norm)
+
+
 def _base_verb(norm: str) -> bool:
     """A verb's base form ("hike", "drop"; not "stuck", "hands", "washed")."""
-    return norm in lemminflect.getAllLemmas(norm).get("VERB", ())
+    return norm in _readings(norm).get("VERB", ())
 
 
-@lru_cache(maxsize=4096)
 def _noun(norm: str) -> bool:
     """A word that can be a noun ("crime", "prices"), and is no function word."""
-    return norm not in FUNCTION_WORDS and "NOUN" in lemminflect.getAllLemmas(norm)
+    return norm not in FUNCTION_WORDS and "NOUN" in _readings(norm)
 
 
-@lru_cache(maxsize=4096)
 def _bare_verb(norm: str) -> bool:
     """A verb's base form that is no noun ("be", "get", "happen"; not "school", "pot")."""
-    readings = lemminflect.getAllLemmas(norm)
-    verb = readings.get("VERB", ()) + readings.get("AUX", ())
-    return norm in verb and "NOUN" not in readings
+    readings = _readings(norm)
+    return norm in readings.get("VERB", ()) + readings.get("AUX", ()) and "NOUN" not in readings
 
 
 def select_candidates(scored: list[_Candidate], min_confidence: float) -> list[_Candidate]:
