@@ -147,15 +147,15 @@ def test_models_list_shows_encoders_and_the_default():
 
 
 def test_emotion_reuses_the_classifiers_first_layer_and_changes_nothing(analyzer, monkeypatch):
-    """The shipped classifier runs MiniLM's 3 layers unchanged and the emotion model its first
-    one: sharing those states (in chunks of texts) gives the same output as computing them
-    twice."""
+    """The shipped classifier and tagger run MiniLM's 3 layers unchanged and the emotion model
+    its first one: sharing those states (after 1 and 3 layers, in chunks of texts) gives the
+    same output as computing them for each model."""
     import idiomkit.pipeline
     from idiomkit.classify.encoding import encode, pad
     from idiomkit.classify.formats import Item
     from idiomkit.models.runtime import SharedStates
 
-    assert analyzer.shared_states is not None and analyzer.shared_states.layers == 1
+    assert analyzer.shared_states is not None and analyzer.shared_states.depths == (1, 3)
     texts = ["He finally threw in the towel after the third defeat.",
              "She spilled the beans all over the kitchen floor.", "No idiom here at all.",
              "The committee kicked the can down the road again, which surprised nobody."]
@@ -168,6 +168,7 @@ def test_emotion_reuses_the_classifiers_first_layer_and_changes_nothing(analyzer
     assert [d.to_dict() for d in shared] == [d.to_dict() for d in plain]
     # the states are used only inside analyze_many and forgotten after it
     assert analyzer.classifier.backend.shared is None and analyzer.emotion.runtime.shared is None
+    assert analyzer.tagger.runtime.shared is None
     # the classifier's rows are there for the emotion model: nothing left to compute
     states = SharedStates.between(analyzer.classifier.backend, analyzer.emotion.runtime)
     with states.attached(analyzer.classifier.backend, analyzer.emotion.runtime):

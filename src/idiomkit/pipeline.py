@@ -4,13 +4,16 @@
 The finder (:class:`~idiomkit.finder.Finder`) returns lexicon matches, each with its
 definition; the classifier (:class:`~idiomkit.classify.FigurativeClassifier`) sets
 ``p_figurative`` and ``label`` (``figurative`` when ``p_figurative >= threshold``) on each.
-Literal candidates are dropped unless ``keep_literal``. Only sentences with candidates reach
-the classifier, and the candidates of one sentence share its forward pass. The emotion model
+Only sentences with candidates reach the classifier, and the candidates of one sentence share
+its forward pass. The span tagger (:class:`~idiomkit.detect.tagger.SpanTagger`, the shipped
+default unless ``tagger=None``) then adds the idioms it finds where no candidate is
+(``source`` ``"tagger"``, no lexicon entry; ``p_figurative`` its score). Literal candidates are
+dropped unless ``keep_literal``. The emotion model
 (:class:`~idiomkit.emotion.EmotionModel`, the shipped default unless ``emotion=None``) sets
 ``Document.emotion`` (label and top scores), told the first figurative idiom of each text
 (models with an idiom-aware input read it; the shipped default reads the sentence alone).
-When both run in NumPy over MiniLM, the emotion model takes the classifier's first-layer token
-states instead of computing them again (:class:`~idiomkit.models.runtime.SharedStates`).
+When they run in NumPy over MiniLM, the models hand each other the token states of the layers
+they share instead of computing them again (:class:`~idiomkit.models.runtime.SharedStates`).
 
 >>> analyzer = Analyzer(keep_literal=True)
 >>> text = "After months of pressure, the minister finally spilled the beans to the press."
@@ -41,17 +44,19 @@ SHARED_CHUNK = 1024
 
 
 class Analyzer:
-    """Finder + literal/figurative classifier.
+    """Finder + literal/figurative classifier + span tagger (+ emotion).
 
     ``classifier`` is a loaded classifier or a model name/folder (``default``: the shipped
-    one); ``threshold`` overrides the model's own decision threshold.
+    one); ``threshold`` overrides the model's own decision threshold. ``tagger`` is a loaded
+    :class:`~idiomkit.detect.tagger.SpanTagger`, a tagger name/folder, or None (lexicon
+    candidates only).
     """
 
     def __init__(self, classifier: Any = "default", *, finder: Finder | None = None,
                  threshold: float | None = None, keep_literal: bool = False,
                  method: str = "default", lexicon: str | Path | None = None,
                  keep_nested: bool = False, emotion: Any = "default",
-                 emotion_top: int = 3) -> None:
+                 emotion_top: int = 3, tagger: Any = "default") -> None:
         from .classify.model import FigurativeClassifier
 
         if threshold is not None:
@@ -73,15 +78,24 @@ class Analyzer:
         check_param("Analyzer", "emotion_top", emotion_top,
                     isinstance(emotion_top, int) and 1 <= emotion_top <= 36, "an int in 1..36")
         self.emotion_top = emotion_top
-        #: first-layer states the emotion model takes from the classifier (None: not shared;
-        #: set it to None to compute them twice, as ``bench analyze``'s baseline does)
-        self.shared_states = None
-        if emotion is not None:
-            from .models.runtime import SharedStates
+        if isinstance(tagger, (str, Path)):
+            from .detect.tagger import SpanTagger
 
-            # both read the sentence's tokens through MiniLM's unchanged first layer(s)
-            self.shared_states = SharedStates.between(getattr(classifier, "backend", None),
-                                                      getattr(emotion, "runtime", None))
+            tagger = SpanTagger.load(tagger)
+        #: the span tagger that adds idioms the lexicon lacks, or None (lexicon only)
+        self.tagger = tagger
+        from .models.runtime import SharedStates
+
+        #: token states the classifier, the tagger and the emotion model hand each other (they
+        #: read MiniLM's first layers unchanged; None: not shared; set it to None to compute
+        #: them for each model, as ``bench analyze``'s baseline does)
+        self.shared_states = SharedStates.between(*self._runtimes())
+
+    def _runtimes(self) -> list[Any]:
+        """The encoder runtimes of the classifier, the emotion model and the tagger (those set)."""
+        return [r for r in (getattr(self.classifier, "backend", None),
+                            getattr(self.emotion, "runtime", None),
+                            getattr(self.tagger, "runtime", None)) if r is not None]
 
     def analyze(self, text: str, id: Any = None) -> Document:
         """Find and classify the idioms of one text."""
@@ -91,14 +105,14 @@ class Analyzer:
                      *, batch_size: int = 32) -> list[Document]:
         """Find and classify the idioms of many texts (batched across texts).
 
-        With shared first-layer states, texts go through in chunks of :data:`SHARED_CHUNK`, so
-        the states kept between the classifier and the emotion model stay a few tens of MB."""
-        if self.shared_states is None or self.emotion is None:
+        With shared states, texts go through in chunks of :data:`SHARED_CHUNK`, so the states
+        kept between the models stay a few tens of MB."""
+        if self.shared_states is None:
             return self._analyze_many(texts, ids, batch_size)
         docs: list[Document] = []
         for start in range(0, len(texts), SHARED_CHUNK):
             chunk = slice(start, start + SHARED_CHUNK)
-            with self.shared_states.attached(self.classifier.backend, self.emotion.runtime):
+            with self.shared_states.attached(*self._runtimes()):
                 docs += self._analyze_many(texts[chunk], None if ids is None else ids[chunk],
                                            batch_size)
         return docs
@@ -118,12 +132,31 @@ class Analyzer:
             span = docs[d].idioms[s]
             span.p_figurative = round(float(p), 6)
             span.label = FIGURATIVE if p >= self.threshold else LITERAL
+        if self.tagger is not None:
+            self.add_tagged(docs, batch_size=batch_size)
         if self.emotion is not None:
             self.add_emotion(docs, batch_size=batch_size)
         if not self.keep_literal:
             for doc in docs:
                 doc.idioms = [span for span in doc.idioms if span.label == FIGURATIVE]
         return docs
+
+    def add_tagged(self, docs: Sequence[Document], *, batch_size: int = 32) -> None:
+        """Add the tagger's spans that overlap no candidate already found, as figurative
+        (their ``p_figurative`` is the tagger's score; no lexicon entry, so no ``idiom``)."""
+        from .document import Span
+
+        component = f"tagger:{self.tagger.name}"
+        tagged = self.tagger.tag([doc.text for doc in docs], batch_size=batch_size)
+        for doc, spans in zip(docs, tagged):
+            found = [(s.start, s.end) for s in doc.idioms]
+            for t in spans:
+                if any(t.start < end and t.end > start for start, end in found):
+                    continue
+                doc.idioms.append(Span(
+                    start=t.start, end=t.end, text=doc.text[t.start:t.end],
+                    p_figurative=t.score, label=FIGURATIVE, source="tagger",
+                    component=component, token_offsets=[(t.start, t.end)]))
 
     def add_emotion(self, docs: Iterable[Document], *, batch_size: int = 32) -> None:
         """Set ``doc.emotion`` on each document, telling the model its first figurative idiom."""
@@ -132,7 +165,7 @@ class Analyzer:
         docs = list(docs)
         firsts = [next((s for s in doc.idioms if s.label == FIGURATIVE), None) for doc in docs]
         probs = self.emotion.predict_proba(
-            [doc.text for doc in docs], [s.idiom if s else None for s in firsts],
+            [doc.text for doc in docs], [s.idiom or None if s else None for s in firsts],
             [s.definition if s else None for s in firsts], batch_size=batch_size)
         for doc, row in zip(docs, probs):
             doc.emotion = to_emotion(row, self.emotion_top)

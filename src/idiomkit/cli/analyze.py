@@ -46,6 +46,11 @@ def analyze_command(
     emotion_top: Annotated[int, typer.Option(
         "--emotion-top", min=1, max=36, help="How many emotions (with probabilities) to list.",
     )] = 3,
+    tagger: Annotated[str, typer.Option(
+        "--tagger", help="Span tagger that adds idioms the lexicon lacks (source 'tagger', "
+        "no definition): 'default' (shipped), a tagger trained with `idiomkit train tagger` or "
+        "its folder; 'none' returns lexicon idioms only.",
+    )] = "default",
     lexicon: opts.LexiconOption = None,
     method: opts.MethodOption = "default",
     keep_nested: opts.KeepNestedOption = False,
@@ -54,7 +59,8 @@ def analyze_command(
     """Find idioms in TEXT, tell figurative from literal use, read its emotion, print the
     Document JSON.
 
-    Each idiom gets p_figurative, label (figurative/literal) and its definition; the text gets
+    Each idiom gets p_figurative, label (figurative/literal) and its definition; idioms the
+    lexicon lacks come from the span tagger (source 'tagger', no definition); the text gets
     emotion (the most likely of the 36 IDEM emotions and the top scores); --input runs over a
     whole file (JSONL out, one record per input record).
 
@@ -76,7 +82,8 @@ def analyze_command(
         analyzer = Analyzer(model, threshold=threshold, keep_literal=keep_literal,
                             method=method, lexicon=lexicon, keep_nested=keep_nested,
                             emotion=None if emotion.casefold() == "none" else emotion,
-                            emotion_top=emotion_top)
+                            emotion_top=emotion_top,
+                            tagger=None if tagger.casefold() == "none" else tagger)
         if input is not None:
             summary = find_batch(
                 _AsFinder(analyzer), input, output, input_format=input_format,
@@ -112,7 +119,7 @@ def render_table(doc: Document) -> Table:
     for column in ("idiom", "matched text", "offsets", "p_figurative", "label", "definition"):
         table.add_column(column, overflow="fold" if column == "definition" else "ellipsis")
     for span in doc.idioms:
-        table.add_row(span.idiom, span.text, f"{span.start}-{span.end}",
+        table.add_row(span.idiom or "(tagger)", span.text, f"{span.start}-{span.end}",
                       f"{span.p_figurative:.2f}", span.label or "",
                       _shorten(span.definition or "", 60))
     captions = [] if doc.idioms else ["No figurative idioms found."]

@@ -26,13 +26,19 @@ class BackendChoice(str, Enum):
 
 def detection_command(
     system: Annotated[str, typer.Option(
-        help="'idiomkit' (finder + figurative classifier) or 'llm:<model>': a packaged GGUF "
+        help="'idiomkit' (finder + figurative classifier + span tagger) or 'llm:<model>': a "
+        "packaged GGUF "
         "(smollm2-135m, qwen2.5-0.5b), a .gguf file, or a model the --base-url server serves.",
     )] = "idiomkit",
     dataset: Annotated[str, typer.Option(
         help="Dataset name (idiots-style, epie-formal, pie-english) or an IdioTS release file "
         "(CSV/TSV/JSON/JSONL).")] = "idiots-style",
-    split: Annotated[str, typer.Option(help="Split of a named dataset.")] = "test",
+    split: Annotated[str, typer.Option(help="Split of a named dataset (idiots-style: dev to "
+                                       "tune, test to report).")] = "test",
+    tagger: Annotated[str, typer.Option(
+        help="--system idiomkit: the span tagger that adds idioms the lexicon lacks "
+        "('default', a trained tagger's name or folder; 'none': lexicon candidates only).",
+    )] = "default",
     backend: Annotated[BackendChoice, typer.Option(
         help="LLM backend: auto = llamacpp for a packaged GGUF or .gguf file without "
         "--base-url, else openai (any OpenAI-compatible server).")] = BackendChoice.auto,
@@ -92,7 +98,7 @@ def detection_command(
             system, backend.value, base_url=base_url, api_key=api_key,
             max_in_flight=max_in_flight, timeout=timeout, max_retries=max_retries,
             max_tokens=max_tokens, seed=seed, template_version=template_version,
-            cache=cache if use_cache else False,
+            cache=cache if use_cache else False, tagger=tagger,
         )
         try:
             results, records = evaluate_detection(detector, data, progress=progress, seed=seed)
@@ -139,13 +145,14 @@ def _load(dataset: str, split: str, data_dir: Path | None, limit: int | None
     return Dataset(data.name, data.split, examples, data.files, data.checksum), note
 
 
-def _system(spec: str, backend: str, *, cache: Path | None | bool, **options: Any) -> Any:
+def _system(spec: str, backend: str, *, cache: Path | None | bool, tagger: str = "default",
+            **options: Any) -> Any:
     from ..evaluate.detection import IdiomkitDetector
     from ..llm.detector import parse_system
 
     kind, model = parse_system(spec)
     if kind == "idiomkit":
-        return IdiomkitDetector()
+        return IdiomkitDetector(tagger=None if tagger.casefold() == "none" else tagger)
     return build_llm_detector(model or "", backend, cache=cache, **options)
 
 

@@ -15,6 +15,7 @@ models_app = typer.Typer(help="Encoders and trained models available here.",
 
 def list_models() -> list[dict[str, Any]]:
     """One record per packaged encoder and per trained model (shipped or user)."""
+    from ..detect.tagger import taggers
     from ..models.artifacts import load_card, shipped_models, user_models
     from ..models.resolve import packaged_models
 
@@ -22,7 +23,10 @@ def list_models() -> list[dict[str, Any]]:
     for name, path in packaged_models().items():
         rows.append({"name": name, "kind": "encoder", "where": "package",
                      "installed": path is not None, "path": str(path) if path else None})
-    for where, found in (("shipped", shipped_models()), ("user", user_models())):
+    tagger_folders = taggers()
+    for where, found in (("shipped", shipped_models()), ("user", user_models()),
+                         ("shipped", tagger_folders["shipped"]),
+                         ("user", tagger_folders["user"])):
         for name, path in found.items():
             card = load_card(path)
             config = card.get("config", {})
@@ -32,8 +36,8 @@ def list_models() -> list[dict[str, Any]]:
                 "path": str(path), "base": config.get("base"), "format": config.get("format"),
                 "num_layers": config.get("num_layers"), "threshold": config.get("threshold"),
                 "size_kb": round(sum(p.stat().st_size for p in path.iterdir()) / 1024, 1),
-                "test_macro_f1": {k: round(v.get("macro_f1", 0.0), 4)
-                                  for k, v in test.items() if isinstance(v, dict)},
+                "test_macro_f1": {k: round(v["macro_f1"], 4) for k, v in test.items()
+                                  if isinstance(v, dict) and "macro_f1" in v},
             })
     return rows
 
@@ -62,7 +66,7 @@ def list_command(
                           row["path"] or "[red]not installed[/red]")
         else:
             table.add_row(row["name"], row["kind"], row["where"], str(row["base"]),
-                          str(row["format"]), str(row["num_layers"] or "all"),
+                          str(row["format"] or "-"), str(row["num_layers"] or "all"),
                           f"{row['threshold']:.3f}", f"{row['size_kb']:.0f} kB", row["path"])
     Console().print(table)
 

@@ -131,7 +131,7 @@ def figurative_command(
 
 #: Modules under ``idiomkit.cli`` that add ``train`` sub-commands, each with
 #: ``register_train(train_app)``; one not written yet is skipped.
-TRAIN_MODULES = ("train_emotion",)
+TRAIN_MODULES = ("train_emotion", "train_tagger")
 
 
 def register(app: typer.Typer) -> None:

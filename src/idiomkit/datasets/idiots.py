@@ -11,12 +11,14 @@ public, so ``idiots-style`` builds a set of the same kind from shared data:
   have a distractor in the set first (as IdioTS pairs them), then others.
 
 Only test splits are used so that a system trained on those corpora's train splits is judged
-on sentences it never saw. The sample is deterministic (seed :data:`SEED`), balanced
-(:data:`PER_CLASS` sentences per class, 240 in all: an LLM run stays feasible on a CPU),
-and keeps sentences of 6 to 50 words. Both corpora are tokenised; sentences are detokenised
-("team 's been" → "team's been") because the LLMs are asked about natural text, and
-``meta["span"]`` is moved along. ``label`` is ``"idiomatic"`` or ``"literal"``; ``idiom`` is
-the associated expression in its corpus's dictionary form (EPIE's ``[pron]`` slots kept).
+on sentences it never saw. The ``dev`` split is drawn the same way from the dev splits, for
+tuning a system without looking at the test set. The sample is deterministic (seed
+:data:`SEED`), balanced (:data:`PER_CLASS` sentences per class, 240 in all: an LLM run stays
+feasible on a CPU), and keeps sentences of 6 to 50 words. Both corpora are tokenised;
+sentences are detokenised ("team 's been" → "team's been") because the LLMs are asked about
+natural text, and ``meta["span"]`` is moved along. ``label`` is ``"idiomatic"`` or
+``"literal"``; ``idiom`` is the associated expression in its corpus's dictionary form (EPIE's
+``[pron]`` slots kept).
 
 A user who has IdioTS itself reads it with :func:`read_idiots_file` (CSV, TSV, JSON or JSONL;
 see there), or passes the file to ``idiomkit eval detection --dataset FILE``.
@@ -43,8 +45,8 @@ IDIOMATIC, LITERAL = "idiomatic", "literal"
 SEED = 13
 PER_CLASS = 120
 MIN_WORDS, MAX_WORDS = 6, 50
-#: (dataset, split) the set is drawn from, in order
-SOURCES = (("epie-formal", "test"), ("pie-english", "test"))
+#: the corpora the set is drawn from, in order (from their split of the same name)
+SOURCES = ("epie-formal", "pie-english")
 
 _NO_SPACE_BEFORE = frozenset({",", ".", ";", ":", "!", "?", "%", ")", "]", "}", "’", "”",
                               "n't", "'s", "'re", "'ve", "'ll", "'d", "'m", "'", "...", "’s"})
@@ -185,18 +187,19 @@ class IdiotsStyleReader:
     """``idiots-style``: the set is derived from other registered corpora (module docstring)."""
 
     name = "idiots-style"
-    splits = ("test",)
+    #: ``test`` is the set; ``dev``, drawn the same way from the dev splits, is for tuning
+    splits = ("dev", "test")
 
     def files(self, split: str) -> list[tuple[str, ...]]:
-        return [parts for name, part in SOURCES for parts in get_reader(name).files(part)]
+        return [parts for name in SOURCES for parts in get_reader(name).files(split)]
 
     def read(self, paths: Sequence[Path], split: str) -> Iterator[Example]:
         pools = []
         offset = 0
-        for name, part in SOURCES:
+        for name in SOURCES:
             reader = get_reader(name)
-            count = len(reader.files(part))
-            pools.append((name, list(reader.read(paths[offset:offset + count], part))))
+            count = len(reader.files(split))
+            pools.append((name, list(reader.read(paths[offset:offset + count], split))))
             offset += count
         yield from build_idiots_style(pools)
 

@@ -384,16 +384,17 @@ def markdown_table(runs: Sequence[dict[str, Any]], *, reference: bool = True) ->
 
 # -- idiomkit's own pipeline as a detection system -----------------------------------------
 
-def _default_analyzer() -> tuple[Callable[[Sequence[str]], list[Any]], dict[str, Any]]:
-    """idiomkit's analysis (finder + literal/figurative classifier, literal candidates kept so
-    they can be reported) when the shipped classifier loads, else the finder alone; with a
-    description for the results file."""
+def _default_analyzer(tagger: str | None = "default"
+                      ) -> tuple[Callable[[Sequence[str]], list[Any]], dict[str, Any]]:
+    """idiomkit's analysis (finder + literal/figurative classifier + span tagger unless
+    ``tagger`` is None; literal candidates kept so they can be reported) when the shipped
+    classifier loads, else the finder alone; with a description for the results file."""
     from ..errors import IdiomkitError
 
     try:
         from ..pipeline import Analyzer
 
-        analyzer = Analyzer(keep_literal=True)
+        analyzer = Analyzer(keep_literal=True, emotion=None, tagger=tagger)
     except (ImportError, IdiomkitError) as error:
         from ..finder import Finder
 
@@ -407,6 +408,8 @@ def _default_analyzer() -> tuple[Callable[[Sequence[str]], list[Any]], dict[str,
         "pipeline": "analyze", "method": analyzer.finder.method,
         "figurative_classifier": card.get("name", "default"),
         "classifier_threshold": analyzer.threshold,
+        "span_tagger": analyzer.tagger.name if analyzer.tagger else None,
+        "tagger_threshold": analyzer.tagger.config.threshold if analyzer.tagger else None,
     }
 
 
@@ -415,18 +418,21 @@ class IdiomkitDetector:
 
     With a figurative classifier, a sentence is idiomatic when one of its candidate idioms is
     labelled figurative (``label == "figurative"``, or ``p_figurative >= threshold`` where
-    there is no label); the idiom named is the first such one. Without one (the finder
-    alone), any idiom found makes the sentence idiomatic, so literal distractors are missed.
+    there is no label): a lexicon candidate the classifier judged figurative, or a span the
+    tagger added (``tagger``: its name; None for lexicon candidates only). The idiom named is
+    the first such one (a tagged span names its text). Without a classifier (the finder alone),
+    any idiom found makes the sentence idiomatic, so literal distractors are missed.
     """
 
     name = "idiomkit"
 
     def __init__(self, analyzer: Callable[[str], Any] | None = None, *,
-                 threshold: float = 0.5, batch_size: int = 32) -> None:
+                 threshold: float = 0.5, batch_size: int = 32,
+                 tagger: str | None = "default") -> None:
         self.threshold = threshold
         self.batch_size = batch_size
         if analyzer is None:
-            self._analyze_many, self._description = _default_analyzer()
+            self._analyze_many, self._description = _default_analyzer(tagger)
         else:
             self._analyze_many = lambda texts: [analyzer(t) for t in texts]
             self._description = {"pipeline": getattr(analyzer, "__qualname__", "custom")}

@@ -17,31 +17,38 @@ import numpy as np
 
 
 class SharedStates:
-    """Token states after the first ``layers`` layers of one base encoder, kept per input row,
+    """Token states after the first layers of one base encoder, kept per input row and depth,
     so that a second model over the same unchanged layers starts where the first left off.
 
-    ``analyze`` runs the figurative classifier and the emotion model over the same sentence
-    tokens; both keep MiniLM's first layer as it is, so the emotion model reads that layer's
-    output from here instead of computing it again. Rows are keyed by their token ids and
-    type ids, and forgotten when an :meth:`attached` block ends.
+    ``analyze`` runs the figurative classifier, the span tagger and the emotion model over the
+    same sentence tokens. The classifier and the tagger both read MiniLM's first 3 layers
+    unchanged, the emotion model its first layer: so states are kept at depths 1 and 3, and
+    whichever model reads a sentence first computes them for the others. Rows are keyed by
+    their token ids and type ids, and forgotten when an :meth:`attached` block ends.
     """
 
-    def __init__(self, base: str | Path, layers: int) -> None:
-        #: the base encoder's folder, and how many of its leading layers are shared
+    def __init__(self, base: str | Path, depths: int | tuple[int, ...]) -> None:
+        #: the base encoder's folder, and after how many leading layers states are kept
         self.base = str(base)
-        self.layers = layers
-        self._rows: dict[tuple[bytes, bytes], np.ndarray] = {}
+        self.depths = tuple(sorted({depths} if isinstance(depths, int) else set(depths)))
+        self._rows: dict[tuple[bytes, bytes, int], np.ndarray] = {}
+
+    @property
+    def layers(self) -> int:
+        """The deepest depth kept."""
+        return self.depths[-1]
 
     @classmethod
     def between(cls, *runtimes) -> SharedStates | None:
-        """States to share between ``runtimes``: NumPy runtimes over one base, over the leading
-        layers they all run unchanged (at least one); else None."""
+        """States to share between ``runtimes``: NumPy runtimes over one base, kept at each
+        depth that at least two of them run unchanged; else None."""
         if len(runtimes) < 2 or not all(isinstance(r, NumpyRuntime) for r in runtimes):
             return None
         if len({r.path for r in runtimes}) != 1:
             return None
-        layers = min(r.plain_layers for r in runtimes)
-        return cls(runtimes[0].path, layers) if layers >= 1 else None
+        plain = [r.plain_layers for r in runtimes]
+        depths = tuple(d for d in sorted(set(plain)) if d >= 1 and sum(p >= d for p in plain) >= 2)
+        return cls(runtimes[0].path, depths) if depths else None
 
     @contextmanager
     def attached(self, *runtimes) -> Iterator[None]:
@@ -60,19 +67,29 @@ class SharedStates:
         lengths = mask.sum(1).astype(int).tolist()
         return [(ids[r, :n].tobytes(), types[r, :n].tobytes()) for r, n in enumerate(lengths)]
 
-    def missing(self, keys: list[tuple[bytes, bytes]]) -> list[int]:
-        """Indices of the rows not known yet."""
-        return [r for r, key in enumerate(keys) if key not in self._rows]
+    def missing(self, keys: list[tuple[bytes, bytes]], depth: int | None = None) -> list[int]:
+        """Indices of the rows not known yet at ``depth`` (default: the shallowest)."""
+        depth = self.depths[0] if depth is None else depth
+        return [r for r, key in enumerate(keys) if (*key, depth) not in self._rows]
 
-    def put(self, keys: list[tuple[bytes, bytes]], states: np.ndarray, mask: np.ndarray) -> None:
+    def known_depth(self, key: tuple[bytes, bytes], limit: int) -> int:
+        """The deepest depth up to ``limit`` at which the row is known (0: none)."""
+        return max((d for d in self.depths if d <= limit and (*key, d) in self._rows),
+                   default=0)
+
+    def put(self, keys: list[tuple[bytes, bytes]], states: np.ndarray, mask: np.ndarray,
+            depth: int | None = None) -> None:
+        depth = self.depths[0] if depth is None else depth
         for key, row, n in zip(keys, states, mask.sum(1).astype(int).tolist()):
-            self._rows[key] = row[:n].copy()
+            self._rows[(*key, depth)] = row[:n].copy()
 
-    def get(self, keys: list[tuple[bytes, bytes]], length: int, hidden: int) -> np.ndarray:
+    def get(self, keys: list[tuple[bytes, bytes]], length: int, hidden: int,
+            depth: int | None = None) -> np.ndarray:
         """The padded states ``[batch, length, hidden]`` of known rows (padding left zero)."""
+        depth = self.depths[0] if depth is None else depth
         out = np.zeros((len(keys), length, hidden), dtype=np.float32)
         for r, key in enumerate(keys):
-            row = self._rows[key]
+            row = self._rows[(*key, depth)]
             out[r, :len(row)] = row
         return out
 
@@ -101,16 +118,28 @@ class NumpyRuntime:
 
     def states(self, ids: np.ndarray, types: np.ndarray, mask: np.ndarray) -> np.ndarray:
         shared = self.shared
-        if shared is None:
+        depths = [d for d in shared.depths if d <= self.plain_layers] if shared else []
+        if not depths:
             return self.model(ids, types, mask)
         keys = shared.keys(ids, types, mask)
-        todo = shared.missing(keys)
-        if todo:
-            first = self.model.layers_from(self.model.embed(ids[todo], types[todo]),
-                                           mask[todo], 0, shared.layers)
-            shared.put([keys[r] for r in todo], first, mask[todo])
-        start = shared.get(keys, ids.shape[1], self.hidden)
-        return self.model.layers_from(start, mask, shared.layers)
+        top = depths[-1]
+        out = np.empty((len(keys), ids.shape[1], self.hidden), dtype=np.float32)
+        known = [shared.known_depth(key, top) for key in keys]
+        for start in sorted(set(known)):
+            rows = [r for r, depth in enumerate(known) if depth == start]
+            row_keys = [keys[r] for r in rows]
+            if start:
+                states = shared.get(row_keys, ids.shape[1], self.hidden, start)
+            else:
+                states = self.model.embed(ids[rows], types[rows])
+            # compute on from there, leaving the rows at each deeper shared depth
+            for depth in depths:
+                if depth > start:
+                    states = self.model.layers_from(states, mask[rows], start, depth)
+                    shared.put(row_keys, states, mask[rows], depth)
+                    start = depth
+            out[rows] = states
+        return self.model.layers_from(out, mask, top)
 
 
 class TorchRuntime:
