@@ -130,7 +130,7 @@ def run_analyze_benchmark(data_dir: str | Path | None = None, *, model: str = "d
                              "median_cpu_s": _r(statistics.median(cpu_seconds)),
                              "sentences_per_cpu_s": _r(len(texts) / statistics.median(
                                  cpu_seconds), 1),
-                             "stages": "find, classify, define (emotion: see 'emotion')"}
+                             "stages": "find, classify, tag, define (emotion: see 'emotion')"}
     if full_seconds:
         emotion_ms = [1000 * (full - plain) / len(texts)
                       for full, plain in zip(full_seconds, seconds)]
