@@ -200,22 +200,28 @@ class SpanTagger:
         """The tokenizer's encodings (ids and character offsets) of ``texts``."""
         return self.tokenizer.encode_batch(list(texts))
 
-    def token_probs(self, texts: Sequence[str], *, batch_size: int = 32
-                    ) -> list[tuple[list[tuple[int, int]], np.ndarray]]:
-        """``(token offsets, P(in an idiom) per token)`` for each text, in order."""
+    def features(self, texts: Sequence[str], *, batch_size: int = 32, dtype=np.float32
+                 ) -> tuple[list[np.ndarray], list[list[tuple[int, int]]]]:
+        """Per text, the ``[tokens, 2 * hidden]`` features the head reads (:func:`token_features`)
+        and the tokens' character offsets."""
         from ..classify.encoding import Encoded, length_batches, pad
 
         encodings = self.encode(texts)
         rows = [Encoded(np.asarray(e.ids, dtype=np.int64), np.asarray(e.type_ids, dtype=np.int64),
                         ()) for e in encodings]
-        out: list[Any] = [None] * len(texts)
+        feats: list[Any] = [None] * len(texts)
         for batch in length_batches([len(r) for r in rows], batch_size):
             ids, types, mask = pad([rows[i] for i in batch])
-            states = self.runtime.states(ids, types, mask)
-            probs = apply_token_head(self.head, token_features(states, mask))
+            block = token_features(self.runtime.states(ids, types, mask), mask)
             for row, i in enumerate(batch):
-                out[i] = (encodings[i].offsets, probs[row, :len(rows[i])])
-        return out
+                feats[i] = block[row, :len(rows[i])].astype(dtype, copy=False)
+        return feats, [list(e.offsets) for e in encodings]
+
+    def token_probs(self, texts: Sequence[str], *, batch_size: int = 32
+                    ) -> list[tuple[list[tuple[int, int]], np.ndarray]]:
+        """``(token offsets, P(in an idiom) per token)`` for each text, in order."""
+        feats, offsets = self.features(texts, batch_size=batch_size)
+        return [(offs, apply_token_head(self.head, f)) for f, offs in zip(feats, offsets)]
 
     def tag(self, texts: Sequence[str], *, batch_size: int = 32) -> list[list[TaggedSpan]]:
         """The idiom spans of each text (see :func:`decode_spans`)."""

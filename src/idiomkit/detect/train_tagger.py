@@ -98,24 +98,6 @@ def token_labels(offsets: Sequence[tuple[int, int]], span: tuple[int, int] | Non
     return labels
 
 
-def _features(tagger: SpanTagger, texts: Sequence[str], batch_size: int = 64
-              ) -> tuple[list[np.ndarray], list[list[tuple[int, int]]]]:
-    """Per text: float16 ``[tokens, 2 * hidden]`` features of its word tokens, and offsets."""
-    from ..classify.encoding import Encoded, length_batches, pad
-    from .tagger import token_features
-
-    encodings = tagger.encode(texts)
-    rows = [Encoded(np.asarray(e.ids, dtype=np.int64), np.asarray(e.type_ids, dtype=np.int64),
-                    ()) for e in encodings]
-    feats: list[Any] = [None] * len(texts)
-    for batch in length_batches([len(r) for r in rows], batch_size):
-        ids, types, mask = pad([rows[i] for i in batch])
-        block = token_features(tagger.runtime.states(ids, types, mask), mask)
-        for row, i in enumerate(batch):
-            feats[i] = block[row, :len(rows[i])].astype(np.float16)
-    return feats, [list(e.offsets) for e in encodings]
-
-
 def _sentence_scores(tagger: SpanTagger, sentences: Sequence[TaggedSentence],
                      probs: Sequence[np.ndarray], offsets: Sequence[Sequence[tuple[int, int]]],
                      seen: set[str] | None = None) -> dict[str, Any]:
@@ -195,7 +177,8 @@ def train_tagger(output: str | Path, *, data_dir: str | Path | None = None, seed
     splits = {s: _sample(tagger_sentences(s, data_dir), limit, rng)
               for s in ("train", "dev", "test")}
     _log(progress, "encoding " + ", ".join(f"{len(v)} {k}" for k, v in splits.items()))
-    encoded = {s: _features(tagger, [x.text for x in v]) for s, v in splits.items()}
+    encoded = {s: tagger.features([x.text for x in v], batch_size=64, dtype=np.float16)
+               for s, v in splits.items()}
     words = [np.array([b > a for a, b in offs]) for offs in encoded["train"][1]]
     x = torch.from_numpy(np.concatenate([f[w] for f, w in zip(encoded["train"][0], words)]))
     y = torch.from_numpy(np.concatenate([
