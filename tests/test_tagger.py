@@ -97,7 +97,8 @@ def test_analyze_adds_an_idiom_the_lexicon_lacks(analyzer):
     assert analyzer.finder.find(NOT_IN_LEXICON).idioms == []
     [span] = analyzer.analyze(NOT_IN_LEXICON).idioms
     assert span.text == "a blast from the past" and span.source == "tagger"
-    assert span.label == "figurative" and span.p_figurative >= analyzer.tagger.config.threshold
+    assert span.confidence >= analyzer.tagger.config.threshold  # the tagger's score
+    assert span.label == "figurative" and span.p_figurative >= analyzer.threshold  # judged
     assert span.idiom == "" and span.definition is None
     assert NOT_IN_LEXICON[span.start:span.end] == span.text
     without = Analyzer(analyzer.classifier, finder=analyzer.finder, emotion=None, tagger=None)

@@ -4,11 +4,12 @@
 The finder (:class:`~idiomkit.finder.Finder`) returns lexicon matches, each with its
 definition; the classifier (:class:`~idiomkit.classify.FigurativeClassifier`) sets
 ``p_figurative`` and ``label`` (``figurative`` when ``p_figurative >= threshold``) on each.
-Only sentences with candidates reach the classifier, and the candidates of one sentence share
-its forward pass. The span tagger (:class:`~idiomkit.detect.tagger.SpanTagger`, the shipped
-default unless ``tagger=None``) then adds the idioms it finds where no candidate is
-(``source`` ``"tagger"``, no lexicon entry; ``p_figurative`` its score). Literal candidates are
-dropped unless ``keep_literal``. The emotion model
+The span tagger (:class:`~idiomkit.detect.tagger.SpanTagger`, the shipped default unless
+``tagger=None``) adds, as further candidates, the idioms it finds where no lexicon candidate is
+(``source`` ``"tagger"``, no lexicon entry; ``confidence`` its score); the classifier judges
+them like the others. Only sentences with candidates reach the classifier, and the candidates
+of one sentence share its forward pass. Literal candidates are dropped unless
+``keep_literal``. The emotion model
 (:class:`~idiomkit.emotion.EmotionModel`, the shipped default unless ``emotion=None``) sets
 ``Document.emotion`` (label and top scores), told the first figurative idiom of each text
 (models with an idiom-aware input read it; the shipped default reads the sentence alone).
@@ -121,10 +122,12 @@ class Analyzer:
                       batch_size: int) -> list[Document]:
         docs = [self.finder.find(text, id=None if ids is None else ids[i])
                 for i, text in enumerate(texts)]
+        if self.tagger is not None:
+            self.add_tagged(docs, batch_size=batch_size)
         items, where = [], []
         for d, doc in enumerate(docs):
             for s, span in enumerate(doc.idioms):
-                items.append(Item(doc.text, span.idiom, span=(span.start, span.end),
+                items.append(Item(doc.text, span.idiom or span.text, span=(span.start, span.end),
                                   definition=span.definition))
                 where.append((d, s))
         probs = self.classifier.predict_proba(items, batch_size=batch_size)
@@ -132,8 +135,6 @@ class Analyzer:
             span = docs[d].idioms[s]
             span.p_figurative = round(float(p), 6)
             span.label = FIGURATIVE if p >= self.threshold else LITERAL
-        if self.tagger is not None:
-            self.add_tagged(docs, batch_size=batch_size)
         if self.emotion is not None:
             self.add_emotion(docs, batch_size=batch_size)
         if not self.keep_literal:
@@ -142,8 +143,9 @@ class Analyzer:
         return docs
 
     def add_tagged(self, docs: Sequence[Document], *, batch_size: int = 32) -> None:
-        """Add the tagger's spans that overlap no candidate already found, as figurative
-        (their ``p_figurative`` is the tagger's score; no lexicon entry, so no ``idiom``)."""
+        """Add the tagger's spans that overlap no lexicon candidate, as candidates for the
+        classifier to judge like the others (``confidence`` is the tagger's score; no lexicon
+        entry, so no ``idiom`` and no definition)."""
         from .document import Span
 
         component = f"tagger:{self.tagger.name}"
@@ -155,7 +157,7 @@ class Analyzer:
                     continue
                 doc.idioms.append(Span(
                     start=t.start, end=t.end, text=doc.text[t.start:t.end],
-                    p_figurative=t.score, label=FIGURATIVE, source="tagger",
+                    confidence=t.score, source="tagger",
                     component=component, token_offsets=[(t.start, t.end)]))
 
     def add_emotion(self, docs: Iterable[Document], *, batch_size: int = 32) -> None:

@@ -418,9 +418,9 @@ class IdiomkitDetector:
 
     With a figurative classifier, a sentence is idiomatic when one of its candidate idioms is
     labelled figurative (``label == "figurative"``, or ``p_figurative >= threshold`` where
-    there is no label): a lexicon candidate the classifier judged figurative, or a span the
-    tagger added (``tagger``: its name; None for lexicon candidates only). The idiom named is
-    the first such one (a tagged span names its text). Without a classifier (the finder alone),
+    there is no label), be it a lexicon candidate or one the span tagger added (``tagger``:
+    its name; None for lexicon candidates only). The idiom named is the first such one (a
+    tagged span names its text). Without a classifier (the finder alone),
     any idiom found makes the sentence idiomatic, so literal distractors are missed.
     """
 
