@@ -345,6 +345,21 @@ CASE = [
     _pos("case-title-hyphenated", "Down-To-Earth People", "down-to-earth", "Down-To-Earth"),
 ]
 
+# --- British and American spelling ---------------------------------------------------------
+
+SPELLING = [
+    _pos("spelling-british-text", "She passed her exams with flying colours.",
+         "with flying colors", "with flying colours"),
+    _pos("spelling-american-text", "It's a gray area for most lawyers.", "grey area",
+         "gray area"),
+    _pos("spelling-inflected", "He curried favour with the new boss.", "curry favor",
+         "curried favour"),
+    _pos("spelling-re-ending", "The issue is now front and centre.", "front and center",
+         "front and centre"),
+    _pos("spelling-plural", "We went to kick the tyres on a few used cars.", "kick the tires",
+         "kick the tyres"),
+]
+
 # --- curly apostrophes ----------------------------------------------------------------------
 CURLY = [
     _pos("curly-possessive-name", "She called John\u2019s bluff.", "call someone's bluff",
@@ -544,6 +559,11 @@ def test_contractions(finder, text, idiom, covers):
 
 @pytest.mark.parametrize(("text", "idiom", "covers"), CASE)
 def test_case(finder, text, idiom, covers):
+    _check_found(finder, text, idiom, covers)
+
+
+@pytest.mark.parametrize(("text", "idiom", "covers"), SPELLING)
+def test_british_and_american_spelling(finder, text, idiom, covers):
     _check_found(finder, text, idiom, covers)
 
 

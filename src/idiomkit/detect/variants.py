@@ -1,13 +1,20 @@
 """Word forms and slot words: what an idiom's written form may look like in running text.
 
 Inflections come from lemminflect (every lemma of a word, every part of speech), so "spill"
-also finds "spilt" and "spilling", and "spilt milk" finds "spilled milk". Closed-class words
-(prepositions, particles, pronouns…) match only themselves.
+also finds "spilt" and "spilling", and "spilt milk" finds "spilled milk". Every form also has
+its British or American spelling (breame's lists), so "with flying colors" finds "passed with
+flying colours" and "grey area" finds "a gray area". Closed-class words (prepositions,
+particles, pronouns…) match only themselves.
 """
 
 from __future__ import annotations
 
 from functools import cache
+
+from breame.data.spelling_constants import (
+    AMERICAN_ENGLISH_SPELLINGS,
+    BRITISH_ENGLISH_SPELLINGS,
+)
 
 from ..text.inflect import lemminflect
 
@@ -107,10 +114,13 @@ def _past_forms(word: str) -> frozenset[str]:
 
 @cache
 def word_forms(word: str) -> frozenset[str]:
-    """All surface forms (lower case) that count as ``word`` in text.
+    """All surface forms (lower case) that count as ``word`` in text, in British and American
+    spelling.
 
     >>> sorted(word_forms("spill"))
     ['spill', 'spilled', 'spilling', 'spills', 'spilt']
+    >>> sorted(word_forms("colors"))
+    ['color', 'colored', 'coloring', 'colors', 'colour', 'coloured', 'colouring', 'colours']
     >>> sorted(word_forms("of"))
     ['of']
     >>> sorted(word_forms("in"))  # "step into the limelight"
@@ -118,7 +128,15 @@ def word_forms(word: str) -> frozenset[str]:
     >>> sorted(word_forms("going"))  # "have someone going" is not "have gone"
     ['going', 'goings']
     """
-    word = word.lower()
+    forms = _same_spelling_forms(word.lower())
+    return forms | {_OTHER_SPELLING[f] for f in forms if f in _OTHER_SPELLING}
+
+
+#: a word's spelling on the other side of the Atlantic ("colour" <-> "color")
+_OTHER_SPELLING = {**AMERICAN_ENGLISH_SPELLINGS, **BRITISH_ENGLISH_SPELLINGS}
+
+
+def _same_spelling_forms(word: str) -> frozenset[str]:
     if word in _CLITIC_FORMS:
         return _CLITIC_FORMS[word]
     if word == "would":
