@@ -177,3 +177,14 @@ def test_training_on_a_sample_is_reproducible_and_loads(tmp_path, shared_data_di
         np.testing.assert_array_equal(value, second.head[key])
     probs = first.token_probs([NOT_IN_LEXICON])[0][1]
     assert probs.shape[0] > 5 and ((probs >= 0) & (probs <= 1)).all()
+
+
+def test_held_out_types_are_a_seeded_share_of_idiom_types_and_spare_running_text():
+    from idiomkit.detect.train_tagger import TaggedSentence, _held_out_types
+
+    sentences = [TaggedSentence(f"text {i}", None, False, f"idiom {i % 10}") for i in range(40)]
+    sentences.append(TaggedSentence("plain running text", None, False, "", plain=True))
+    assert _held_out_types(sentences, 0.0, seed=0) == set()
+    held = _held_out_types(sentences, 0.3, seed=0)
+    assert len(held) == 3 and "" not in held
+    assert held == _held_out_types(sentences, 0.3, seed=0) != _held_out_types(sentences, 0.3, 1)

@@ -25,6 +25,10 @@ def tagger_command(
     threshold: Annotated[float, typer.Option(
         min=0.0, max=1.0, help="Span threshold saved with the tagger (its best token's "
         "probability).")] = 0.95,
+    hold_out_types: Annotated[float, typer.Option(
+        min=0.0, max=0.9, help="Leave this share of the training idiom types (seeded) out of "
+        "training, to measure the tagger on idioms it never saw (recall_unseen_types); the "
+        "shipped tagger uses 0.")] = 0.0,
     seed: Annotated[int, typer.Option(help="Seed of the head's initialisation and batches.")] = 0,
     threads: Annotated[int, typer.Option(min=1, help="torch threads.")] = 2,
     data_dir: Annotated[Path | None, typer.Option(
@@ -48,7 +52,8 @@ def tagger_command(
         target = output or cache_dir() / "taggers" / name
         card = train_tagger(target, data_dir=data_dir, seed=seed, epochs=epochs, lr=lr,
                             head_hidden=head_hidden, num_layers=num_layers,
-                            threshold=threshold, threads=threads, progress=progress)
+                            threshold=threshold, threads=threads,
+                            hold_out_types=hold_out_types, progress=progress)
     typer.echo(json.dumps(card["metrics"], indent=2))
     typer.echo(f"idiomkit: tagger written to {card['path']}", err=True)
 

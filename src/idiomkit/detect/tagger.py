@@ -13,8 +13,9 @@ Spans are read off the token probabilities by :func:`decode_spans`: runs of toke
 by their highest token probability and kept at or above ``threshold`` when they have at least
 ``min_words`` words.
 
-The tagger knows idioms from its training sentences: on idioms whose type never occurs in
-training it finds far fewer (the model card gives both figures). ``analyze`` adds its spans
+The tagger finds the idioms of its training sentences best. Trained with a fifth of the idiom
+types left out (``idiomkit train tagger --hold-out-types 0.2``), it still finds 57% of the dev
+sentences of those types, against 73% of all dev sentences. ``analyze`` adds its spans
 where they do not overlap a lexicon candidate (:class:`~idiomkit.pipeline.Analyzer`).
 
 >>> tagger = SpanTagger.load()                                        # doctest: +SKIP
