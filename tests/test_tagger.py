@@ -188,3 +188,11 @@ def test_held_out_types_are_a_seeded_share_of_idiom_types_and_spare_running_text
     held = _held_out_types(sentences, 0.3, seed=0)
     assert len(held) == 3 and "" not in held
     assert held == _held_out_types(sentences, 0.3, seed=0) != _held_out_types(sentences, 0.3, 1)
+
+
+def test_a_long_text_is_tagged_to_its_end(analyzer):
+    filler = "The committee met on Tuesday and read the minutes of the last meeting. " * 12
+    text = filler + NOT_IN_LEXICON
+    assert len(analyzer.tagger.tokenizer.encode(text).ids) == analyzer.tagger.config.max_length
+    [span] = analyzer.tagger.tag([text])[0]
+    assert text[span.start:span.end] == "a blast from the past"

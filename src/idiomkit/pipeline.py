@@ -34,6 +34,7 @@ from .classify.formats import Item
 from .document import Document
 from .errors import check_param
 from .finder import Finder
+from .models.runtime import SharedStates
 
 FIGURATIVE = "figurative"
 LITERAL = "literal"
@@ -85,8 +86,6 @@ class Analyzer:
             tagger = SpanTagger.load(tagger)
         #: the span tagger that adds idioms the lexicon lacks, or None (lexicon only)
         self.tagger = tagger
-        from .models.runtime import SharedStates
-
         #: token states the classifier, the tagger and the emotion model hand each other (they
         #: read MiniLM's first layers unchanged; None: not shared; set it to None to compute
         #: them for each model, as ``bench analyze``'s baseline does)

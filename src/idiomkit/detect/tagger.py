@@ -225,9 +225,44 @@ class SpanTagger:
         return [(offs, apply_token_head(self.head, f)) for f, offs in zip(feats, offsets)]
 
     def tag(self, texts: Sequence[str], *, batch_size: int = 32) -> list[list[TaggedSpan]]:
-        """The idiom spans of each text (see :func:`decode_spans`)."""
+        """The idiom spans of each text (see :func:`decode_spans`). A text longer than the
+        encoder's window is read in pieces of whole sentences (:func:`pieces`)."""
         config = self.config
-        return [decode_spans(text, offsets, probs, token_threshold=config.token_threshold,
-                             threshold=config.threshold, min_words=config.min_words)
-                for text, (offsets, probs) in zip(texts, self.token_probs(texts,
-                                                                          batch_size=batch_size))]
+        parts = [(i, start, piece) for i, text in enumerate(texts)
+                 for start, piece in pieces(text, self.config.max_length * PIECE_CHARS_PER_TOKEN)]
+        probs = self.token_probs([piece for _, _, piece in parts], batch_size=batch_size)
+        out: list[list[TaggedSpan]] = [[] for _ in texts]
+        for (i, start, piece), (offsets, p) in zip(parts, probs):
+            out[i] += [TaggedSpan(s.start + start, s.end + start, s.score) for s in decode_spans(
+                piece, offsets, p, token_threshold=config.token_threshold,
+                threshold=config.threshold, min_words=config.min_words)]
+        return out
+
+
+#: characters per encoder token budgeted when a long text is cut into pieces (English
+#: averages 4-5 characters per word piece; 3 leaves room)
+PIECE_CHARS_PER_TOKEN = 3
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'’”)\]]*\s+")
+
+
+def pieces(text: str, max_chars: int) -> list[tuple[int, str]]:
+    """``(start, piece)``: ``text`` cut after sentence ends into pieces of at most ``max_chars``
+    characters where it can (a longer sentence stays whole), so that no part of a long text
+    falls outside the encoder's window. A short text is one piece.
+
+    >>> pieces("One. Two two. Three.", 9)
+    [(0, 'One.'), (5, 'Two two.'), (14, 'Three.')]
+    >>> pieces("Short text.", 100)
+    [(0, 'Short text.')]
+    """
+    if len(text) <= max_chars:
+        return [(0, text)]
+    bounds = [0] + [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]
+    out: list[tuple[int, str]] = []
+    start = 0
+    for previous, end in zip(bounds, bounds[1:]):
+        if end - start > max_chars and previous > start:
+            out.append((start, text[start:previous].rstrip()))
+            start = previous
+    out.append((start, text[start:].rstrip()))
+    return [(s, piece) for s, piece in out if piece]
