@@ -176,3 +176,16 @@ def test_emotion_reuses_the_classifiers_first_layer_and_changes_nothing(analyzer
         encoded = encode(analyzer.emotion.tokenizer, texts, [None] * 4, [[]] * 4)
         assert states.missing(states.keys(*pad(encoded))) == []
     assert SharedStates.between(analyzer.classifier.backend) is None
+
+
+def test_a_candidate_past_the_encoders_window_is_judged_in_its_own_sentence(analyzer):
+    """A long text is cut into sentence pieces for the classifier, so a candidate at its end
+    is judged as it is in its sentence alone (it used to fall outside the 96-token window)."""
+    filler = "The committee met on Tuesday and read the minutes of the last meeting. " * 12
+    for sentence in (FIGURATIVE, LITERAL):
+        alone = next(s for s in analyzer.analyze(sentence).idioms if s.idiom == "spill the beans")
+        doc = analyzer.analyze(filler + sentence)
+        late = next(s for s in doc.idioms if s.idiom == "spill the beans")
+        assert late.start == len(filler) + alone.start
+        assert late.p_figurative == pytest.approx(alone.p_figurative, abs=1e-4)
+        assert late.label == alone.label

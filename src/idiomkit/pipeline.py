@@ -124,9 +124,12 @@ class Analyzer:
         if self.tagger is not None:
             self.add_tagged(docs, batch_size=batch_size)
         items, where = [], []
+        window = getattr(getattr(self.classifier, "config", None), "max_length", None)
         for d, doc in enumerate(docs):
             for s, span in enumerate(doc.idioms):
-                items.append(Item(doc.text, span.idiom or span.text, span=(span.start, span.end),
+                text, start = _context(doc.text, span.start, span.end, window)
+                items.append(Item(text, span.idiom or span.text,
+                                  span=(span.start - start, span.end - start),
                                   definition=span.definition))
                 where.append((d, s))
         probs = self.classifier.predict_proba(items, batch_size=batch_size)
@@ -170,3 +173,18 @@ class Analyzer:
             [s.definition if s else None for s in firsts], batch_size=batch_size)
         for doc, row in zip(docs, probs):
             doc.emotion = to_emotion(row, self.emotion_top)
+
+
+def _context(text: str, start: int, end: int, window: int | None) -> tuple[str, int]:
+    """The part of ``text`` the classifier reads for the candidate at ``[start, end)``, and
+    where it begins: the whole text, or for a text longer than the encoder's ``window`` (in
+    tokens) the sentence pieces around the candidate, so that it is never cut off."""
+    from .detect.tagger import PIECE_CHARS_PER_TOKEN, pieces
+
+    if window is None or len(text) <= window * PIECE_CHARS_PER_TOKEN:
+        return text, 0
+    parts = pieces(text, window * PIECE_CHARS_PER_TOKEN)
+    first = max(i for i, (s, _) in enumerate(parts) if s <= start)
+    last = max(i for i, (s, _) in enumerate(parts) if s < end)
+    begin = parts[first][0]
+    return text[begin:parts[last][0] + len(parts[last][1])], begin
