@@ -20,7 +20,7 @@ where they do not overlap a lexicon candidate (:class:`~idiomkit.pipeline.Analyz
 
 >>> tagger = SpanTagger.load()                                        # doctest: +SKIP
 >>> tagger.tag(["Going back there was like a blast from the past."])   # doctest: +SKIP
-[[TaggedSpan(start=26, end=48, score=0.99...)]]
+[[TaggedSpan(start=21, end=47, score=0.99...)]]
 """
 
 from __future__ import annotations
