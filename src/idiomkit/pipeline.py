@@ -35,6 +35,7 @@ from .document import Document
 from .errors import check_param
 from .finder import Finder
 from .models.runtime import SharedStates
+from .text.pieces import piece_around
 
 FIGURATIVE = "figurative"
 LITERAL = "literal"
@@ -124,10 +125,11 @@ class Analyzer:
         if self.tagger is not None:
             self.add_tagged(docs, batch_size=batch_size)
         items, where = [], []
-        window = getattr(getattr(self.classifier, "config", None), "max_length", None)
+        # a long text is read in the sentence pieces around each candidate
+        window = getattr(getattr(self.classifier, "config", None), "max_length", None) or 10**9
         for d, doc in enumerate(docs):
             for s, span in enumerate(doc.idioms):
-                text, start = _context(doc.text, span.start, span.end, window)
+                text, start = piece_around(doc.text, span.start, span.end, window)
                 items.append(Item(text, span.idiom or span.text,
                                   span=(span.start - start, span.end - start),
                                   definition=span.definition))
@@ -173,18 +175,3 @@ class Analyzer:
             [s.definition if s else None for s in firsts], batch_size=batch_size)
         for doc, row in zip(docs, probs):
             doc.emotion = to_emotion(row, self.emotion_top)
-
-
-def _context(text: str, start: int, end: int, window: int | None) -> tuple[str, int]:
-    """The part of ``text`` the classifier reads for the candidate at ``[start, end)``, and
-    where it begins: the whole text, or for a text longer than the encoder's ``window`` (in
-    tokens) the sentence pieces around the candidate, so that it is never cut off."""
-    from .detect.tagger import PIECE_CHARS_PER_TOKEN, pieces
-
-    if window is None or len(text) <= window * PIECE_CHARS_PER_TOKEN:
-        return text, 0
-    parts = pieces(text, window * PIECE_CHARS_PER_TOKEN)
-    first = max(i for i, (s, _) in enumerate(parts) if s <= start)
-    last = max(i for i, (s, _) in enumerate(parts) if s < end)
-    begin = parts[first][0]
-    return text[begin:parts[last][0] + len(parts[last][1])], begin

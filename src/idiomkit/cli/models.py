@@ -15,18 +15,16 @@ models_app = typer.Typer(help="Encoders and trained models available here.",
 
 def list_models() -> list[dict[str, Any]]:
     """One record per packaged encoder and per trained model (shipped or user)."""
-    from ..detect.tagger import taggers
-    from ..models.artifacts import load_card, shipped_models, user_models
+    from ..detect.tagger import tagger_roots
+    from ..models.artifacts import load_card, saved_models, shipped_models, user_models
     from ..models.resolve import packaged_models
 
     rows: list[dict[str, Any]] = []
     for name, path in packaged_models().items():
         rows.append({"name": name, "kind": "encoder", "where": "package",
                      "installed": path is not None, "path": str(path) if path else None})
-    tagger_folders = taggers()
-    for where, found in (("shipped", shipped_models()), ("user", user_models()),
-                         ("shipped", tagger_folders["shipped"]),
-                         ("user", tagger_folders["user"])):
+    taggers = [(where, saved_models(root)) for where, root in tagger_roots().items()]
+    for where, found in [("shipped", shipped_models()), ("user", user_models()), *taggers]:
         for name, path in found.items():
             card = load_card(path)
             config = card.get("config", {})

@@ -95,7 +95,12 @@ def _usable(example: Example) -> bool:
     return bool(example.idiom) and MIN_WORDS <= _words(example.text) <= MAX_WORDS
 
 
-def _key(idiom: str) -> str:
+def expression_key(idiom: str) -> str:
+    """An expression with its slots and bracketed parts dropped, lower case: one key per type.
+
+    >>> expression_key("Take [pron] for a ride (informal)")
+    'take for a ride'
+    """
     return " ".join(re.sub(r"\[[^\]]*\]|\([^)]*\)", " ", idiom.lower()).split())
 
 
@@ -131,9 +136,9 @@ def build_idiots_style(
     chosen: list[Example] = []
     for source, _ in pools:
         distractors = rng.sample(literal[source], quota[source])
-        paired = {_key(e.idiom or "") for e in distractors}
-        first = [e for e in idiomatic[source] if _key(e.idiom or "") in paired]
-        rest = [e for e in idiomatic[source] if _key(e.idiom or "") not in paired]
+        paired = {expression_key(e.idiom or "") for e in distractors}
+        first = [e for e in idiomatic[source] if expression_key(e.idiom or "") in paired]
+        rest = [e for e in idiomatic[source] if expression_key(e.idiom or "") not in paired]
         rng.shuffle(first)
         rng.shuffle(rest)
         ordered = _one_per_expression(first)
@@ -153,7 +158,7 @@ def _one_per_expression(examples: Sequence[Example]) -> list[Example]:
     seen: set[str] = set()
     kept = []
     for example in examples:
-        key = _key(example.idiom or "")
+        key = expression_key(example.idiom or "")
         if key not in seen:
             seen.add(key)
             kept.append(example)

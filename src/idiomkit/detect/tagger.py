@@ -35,6 +35,7 @@ import numpy as np
 
 from ..errors import ModelError, check_param
 from ..models.cards import CardConfig
+from ..text.pieces import pieces
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "trained"
 DEFAULT_TAGGER = "default"
@@ -139,28 +140,25 @@ def decode_spans(text: str, offsets: Sequence[tuple[int, int]], probs: Sequence[
     return spans
 
 
-def taggers() -> dict[str, dict[str, Path]]:
-    """Saved taggers by where they are (``shipped``, ``user``: the idiomkit cache) and name."""
+def tagger_roots() -> dict[str, Path]:
+    """Where saved taggers live: ``shipped`` in the package, ``user`` in the idiomkit cache."""
     from ..models.resolve import cache_dir
 
-    roots = {"shipped": SHIPPED_DIR, "user": cache_dir() / "taggers"}
-    return {where: {p.name: p for p in sorted(root.iterdir()) if (p / "card.json").exists()}
-            if root.is_dir() else {} for where, root in roots.items()}
+    return {"shipped": SHIPPED_DIR, "user": cache_dir() / "taggers"}
 
 
 def resolve_tagger(name: str | Path = DEFAULT_TAGGER) -> Path:
     """A tagger folder: a path, a shipped tagger's name, or one under the idiomkit cache."""
-    path = Path(name).expanduser()
-    if path.is_dir():
-        return path
-    found = taggers()
-    for where in ("shipped", "user"):
-        if str(name) in found[where]:
-            return found[where][str(name)]
-    known = sorted(set(found["shipped"]) | set(found["user"]))
+    from ..models.artifacts import find_saved, saved_names
+
+    roots = list(tagger_roots().values())
+    found = find_saved(name, roots)
+    if found is not None:
+        return found
+    known = saved_names(roots)
     raise ModelError("E617", f"Unknown span tagger {str(name)!r}: give a tagger folder or one "
                      f"of: {', '.join(known) or 'none installed'}. `idiomkit train tagger` makes "
-                     "one; `--no-tagger` analyses with the lexicon alone.")
+                     "one; `--tagger none` analyses with the lexicon alone.")
 
 
 class SpanTagger:
@@ -226,10 +224,11 @@ class SpanTagger:
 
     def tag(self, texts: Sequence[str], *, batch_size: int = 32) -> list[list[TaggedSpan]]:
         """The idiom spans of each text (see :func:`decode_spans`). A text longer than the
-        encoder's window is read in pieces of whole sentences (:func:`pieces`)."""
+        encoder's window is read in pieces of whole sentences
+        (:func:`~idiomkit.text.pieces.pieces`)."""
         config = self.config
         parts = [(i, start, piece) for i, text in enumerate(texts)
-                 for start, piece in pieces(text, self.config.max_length * PIECE_CHARS_PER_TOKEN)]
+                 for start, piece in pieces(text, self.config.max_length)]
         probs = self.token_probs([piece for _, _, piece in parts], batch_size=batch_size)
         out: list[list[TaggedSpan]] = [[] for _ in texts]
         for (i, start, piece), (offsets, p) in zip(parts, probs):
@@ -237,32 +236,3 @@ class SpanTagger:
                 piece, offsets, p, token_threshold=config.token_threshold,
                 threshold=config.threshold, min_words=config.min_words)]
         return out
-
-
-#: characters per encoder token budgeted when a long text is cut into pieces (English
-#: averages 4-5 characters per word piece; 3 leaves room)
-PIECE_CHARS_PER_TOKEN = 3
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'’”)\]]*\s+")
-
-
-def pieces(text: str, max_chars: int) -> list[tuple[int, str]]:
-    """``(start, piece)``: ``text`` cut after sentence ends into pieces of at most ``max_chars``
-    characters where it can (a longer sentence stays whole), so that no part of a long text
-    falls outside the encoder's window. A short text is one piece.
-
-    >>> pieces("One. Two two. Three.", 9)
-    [(0, 'One.'), (5, 'Two two.'), (14, 'Three.')]
-    >>> pieces("Short text.", 100)
-    [(0, 'Short text.')]
-    """
-    if len(text) <= max_chars:
-        return [(0, text)]
-    bounds = [0] + [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]
-    out: list[tuple[int, str]] = []
-    start = 0
-    for previous, end in zip(bounds, bounds[1:]):
-        if end - start > max_chars and previous > start:
-            out.append((start, text[start:previous].rstrip()))
-            start = previous
-    out.append((start, text[start:].rstrip()))
-    return [(s, piece) for s, piece in out if piece]

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ..datasets.idiots import expression_key
 from ..evaluate.metrics import precision_recall_f1
 from .tagger import HEAD_KEYS, SpanTagger, TaggerConfig, apply_token_head, decode_spans
 
@@ -124,7 +125,7 @@ def _sentence_scores(tagger: SpanTagger, sentences: Sequence[TaggedSentence],
         if sentence.idiomatic:
             hit = any(s.start < sentence.span[1] and s.end > sentence.span[0] for s in spans)
             found[True][0] += hit
-            if seen is not None and _type_key(sentence.idiom) not in seen:
+            if seen is not None and expression_key(sentence.idiom) not in seen:
                 unseen[0] += hit
                 unseen[1] += 1
         else:
@@ -141,12 +142,6 @@ def _sentence_scores(tagger: SpanTagger, sentences: Sequence[TaggedSentence],
         scores["recall_unseen_types"] = round(unseen[0] / max(unseen[1], 1), 4)
         scores["n"]["idiomatic_unseen_types"] = unseen[1]
     return scores
-
-
-def _type_key(idiom: str) -> str:
-    from ..datasets.idiots import _key
-
-    return _key(idiom)
 
 
 def train_tagger(output: str | Path, *, data_dir: str | Path | None = None, seed: int = 0,
@@ -180,7 +175,7 @@ def train_tagger(output: str | Path, *, data_dir: str | Path | None = None, seed
     splits = {s: _sample(tagger_sentences(s, data_dir), limit, rng)
               for s in ("train", "dev", "test")}
     held = _held_out_types(splits["train"], hold_out_types, seed)
-    splits["train"] = [s for s in splits["train"] if _type_key(s.idiom) not in held]
+    splits["train"] = [s for s in splits["train"] if expression_key(s.idiom) not in held]
     _log(progress, "encoding " + ", ".join(f"{len(v)} {k}" for k, v in splits.items()))
     encoded = {s: tagger.features([x.text for x in v], batch_size=64, dtype=np.float16)
                for s, v in splits.items()}
@@ -216,7 +211,7 @@ def train_tagger(output: str | Path, *, data_dir: str | Path | None = None, seed
         if dev["token"]["f1"] > best[0]:
             best = (dev["token"]["f1"], epoch, dict(tagger.head))
     tagger.head = best[2]
-    train_types = {_type_key(s.idiom) for s in splits["train"] if s.idiomatic}
+    train_types = {expression_key(s.idiom) for s in splits["train"] if s.idiomatic}
     metrics = {
         "dev": _sentence_scores(tagger, splits["dev"], _probs(tagger, encoded["dev"][0]),
                                 encoded["dev"][1], seen=train_types),
@@ -249,7 +244,7 @@ def _held_out_types(sentences: Sequence[TaggedSentence], share: float, seed: int
     """A seeded ``share`` of the idiom types of ``sentences`` (none for 0)."""
     import random
 
-    types = sorted({_type_key(s.idiom) for s in sentences if s.idiom})
+    types = sorted({expression_key(s.idiom) for s in sentences if s.idiom})
     return set(random.Random(seed).sample(types, round(len(types) * share)))
 
 

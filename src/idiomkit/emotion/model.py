@@ -23,7 +23,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelError, check_param
-from ..models.artifacts import check_shapes, load_artifact, save_artifact
+from ..models.artifacts import (
+    check_shapes,
+    find_saved,
+    load_artifact,
+    save_artifact,
+    saved_names,
+)
 from ..models.cards import CardConfig
 from ..models.resolve import cache_dir, resolve_model_path
 from ..models.runtime import NumpyRuntime, TorchRuntime
@@ -81,14 +87,11 @@ def user_models_dir() -> Path:
 
 def resolve_emotion_model(name: str | Path = DEFAULT_MODEL) -> Path:
     """A model folder: a path, a shipped model's name, or a name under :func:`user_models_dir`."""
-    path = Path(name).expanduser()
-    if path.is_dir():
-        return path
-    for root in (SHIPPED_DIR, user_models_dir()):
-        if (root / str(name) / "card.json").exists():
-            return root / str(name)
-    known = sorted({p.name for root in (SHIPPED_DIR, user_models_dir()) if root.is_dir()
-                    for p in root.iterdir() if (p / "card.json").exists()})
+    roots = (SHIPPED_DIR, user_models_dir())
+    found = find_saved(name, roots)
+    if found is not None:
+        return found
+    known = saved_names(roots)
     raise ModelError("E650", f"Unknown emotion model {str(name)!r}: give a model folder or one "
                      f"of: {', '.join(known) or 'none installed'}. `idiomkit train emotion` "
                      "makes one.")

@@ -13,7 +13,7 @@ Where trained models live: a local folder given by path; the models shipped insi
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,30 +33,48 @@ def user_models_dir() -> Path:
     return cache_dir() / "classifiers"
 
 
-def shipped_models() -> dict[str, Path]:
-    """Trained models shipped in the package, by name."""
-    if not SHIPPED_DIR.is_dir():
-        return {}
-    return {p.name: p for p in sorted(SHIPPED_DIR.iterdir()) if (p / CARD_FILE).exists()}
-
-
-def user_models() -> dict[str, Path]:
-    """Models in :func:`user_models_dir`, by name."""
-    root = user_models_dir()
+def saved_models(root: Path) -> dict[str, Path]:
+    """The model folders (those with a card) directly under ``root``, by name."""
     if not root.is_dir():
         return {}
     return {p.name: p for p in sorted(root.iterdir()) if (p / CARD_FILE).exists()}
 
 
-def resolve_artifact(name: str | Path) -> Path:
-    """A trained model's folder: a path, a shipped model's name, or a user model's name."""
+def find_saved(name: str | Path, roots: Sequence[Path]) -> Path | None:
+    """``name`` as a folder, else the model of that name in the first of ``roots`` holding
+    one; None when there is none."""
     path = Path(name).expanduser()
     if path.is_dir():
         return path
-    for found in (shipped_models(), user_models()):
-        if str(name) in found:
-            return found[str(name)]
-    available = sorted(set(shipped_models()) | set(user_models()))
+    for root in roots:
+        found = saved_models(root).get(str(name))
+        if found is not None:
+            return found
+    return None
+
+
+def saved_names(roots: Sequence[Path]) -> list[str]:
+    """The names of the models under ``roots``, sorted (for "one of: ..." messages)."""
+    return sorted({name for root in roots for name in saved_models(root)})
+
+
+def shipped_models() -> dict[str, Path]:
+    """Trained models shipped in the package, by name."""
+    return saved_models(SHIPPED_DIR)
+
+
+def user_models() -> dict[str, Path]:
+    """Models in :func:`user_models_dir`, by name."""
+    return saved_models(user_models_dir())
+
+
+def resolve_artifact(name: str | Path) -> Path:
+    """A trained model's folder: a path, a shipped model's name, or a user model's name."""
+    roots = (SHIPPED_DIR, user_models_dir())
+    found = find_saved(name, roots)
+    if found is not None:
+        return found
+    available = saved_names(roots)
     raise ModelError(
         "E610", f"Unknown trained model '{name}': give a model folder (with {WEIGHTS_FILE} and "
         f"{CARD_FILE}) or one of: {', '.join(available) or 'none installed'}. "
