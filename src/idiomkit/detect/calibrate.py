@@ -1,11 +1,13 @@
 """Calibrate the candidate scorer on IDEM train (``idiomkit lexicon calibrate``).
 
-Trains a logistic regression over :data:`~idiomkit.detect.scorer.FEATURES` of every candidate
-the lexicon matcher proposes on IDEM train (label: the candidate is the sentence's gold idiom),
-then picks ``min_confidence`` by the all-candidates F1 of the whole finder on 5-fold
-cross-validated probabilities, so the threshold is not fitted to the same predictions it
-filters. Needs scikit-learn (``pip install 'idiomkit[train]'``). Deterministic: same data,
-same weights.
+First counts how often each lexicon entry matches in general text (:mod:`.general_text`,
+train splits of PIE-English, EPIE, AStitch and SemEval; never IDEM), the scorer's
+``general_rate`` feature, which the JSON keeps. Then trains a logistic regression over
+:data:`~idiomkit.detect.scorer.FEATURES` of every candidate the lexicon matcher proposes on
+IDEM train (label: the candidate is the sentence's gold idiom), and picks ``min_confidence`` by
+the all-candidates F1 of the whole finder on 5-fold cross-validated probabilities, so the
+threshold is not fitted to the same predictions it filters. Needs scikit-learn
+(``pip install 'idiomkit[train]'``). Deterministic: same data, same weights.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from ..datasets.paths import checksum, dataset_file, resolve_data_dir
 from ..errors import MissingDependencyError
 from ..lexicon import load_lexicon
+from .general_text import count_matches, general_rate, general_sentences
 from .lexicon_matcher import (
     LexiconMatcher,
     _drop_contained,
@@ -49,15 +52,25 @@ def calibrate(output: str | Path, data_dir: str | Path | None = None, *, progres
     lexicon = load_lexicon()
     matcher = LexiconMatcher(lexicon, scorer=None, keep_nested=True)
     matcher._compile()
+    general, general_files = general_sentences(root)
+    counts = count_matches(
+        matcher, tqdm(general, desc="general text", disable=not progress)
+    )
+    matcher._lexicon_stats.general = [
+        general_rate(counts.get(e.idiom.lower(), 0), len(general)) for e in lexicon
+    ]
     sentences = []  # (candidates, features, labels)
     for row in tqdm(rows, desc="candidates", disable=not progress):
-        cands, tokens = matcher.candidates(row["sentence"])
+        text = row["sentence"]
+        cands, tokens = matcher.candidates(text)
         # as LexiconMatcher.match does before scoring
         cands = _drop_light_overlaps(_drop_contained(cands))
         gold = row["idiom"].strip().lower()
         labels = [lexicon[c.pattern.entry_index].idiom.lower() == gold for c in cands]
         norms = [t.norm for t in tokens]
-        feats = candidate_features(cands, matcher._lexicon_stats, norms) if cands else []
+        feats = (
+            candidate_features(cands, matcher._lexicon_stats, norms, tokens, text) if cands else []
+        )
         sentences.append((cands, feats, labels, gold))
     X = np.array([f for _, feats, _, _ in sentences for f in feats], dtype=float)
     y = np.array([lab for _, _, labels, _ in sentences for lab in labels], dtype=int)
@@ -87,6 +100,11 @@ def calibrate(output: str | Path, data_dir: str | Path | None = None, *, progres
         "coef": model.coef_[0].tolist(),
         "intercept": float(model.intercept_[0]),
         "min_confidence": tau,
+        "general_text": {
+            "sentences": len(general),
+            "dataset_checksum": checksum(general_files),
+            "counts": dict(sorted(counts.items())),
+        },
         "card": {
             "model": "logistic regression (scikit-learn, C=1.0, lbfgs) over standardised features",
             "trained_on": "IDEM train (8,729 sentences); labels: candidate == gold idiom",

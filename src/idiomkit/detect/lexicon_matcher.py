@@ -353,13 +353,17 @@ class LexiconMatcher:
             for form, keys in form_to_keys.items()
         }
         self._patterns = patterns
-        self._lexicon_stats = LexiconStats(
-            word_idioms=dict(key_idioms),
-            has_definition=[bool(e.definition) for e in self.lexicon],
-        )
         self._scorer = None
         if self.scorer is not None:
             self._scorer = CandidateScorer.load(None if self.scorer == "default" else self.scorer)
+        idioms = [e.idiom for e in self.lexicon]
+        self._lexicon_stats = LexiconStats(
+            word_idioms=dict(key_idioms),
+            has_definition=[bool(e.definition) for e in self.lexicon],
+            hyphenated=["-" in idiom for idiom in idioms],
+            # calibration sets the rates it counts; without a scorer they are unused
+            general=self._scorer.general_rates(idioms) if self._scorer else [0.0] * len(idioms),
+        )
         self._compiled = True
 
     # -- matching ----------------------------------------------------------------------
@@ -370,7 +374,7 @@ class LexiconMatcher:
             return []
         norms = [t.norm for t in tokens]
         if len(cands) == 1:
-            kept = self._rank_sentence(cands, norms)
+            kept = self._rank_sentence(cands, norms, tokens, text)
         else:
             # A match never crosses a sentence stop, so ranking and pruning work per sentence:
             # linear in the length of a long text.
@@ -380,11 +384,13 @@ class LexiconMatcher:
                 sentences[bisect.bisect_left(stops, cand.lo)].append(cand)
             kept = []
             for key in sorted(sentences):
-                kept.extend(self._rank_sentence(sentences[key], norms))
+                kept.extend(self._rank_sentence(sentences[key], norms, tokens, text))
         kept.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
         return [self._span(c, text, tokens) for c in kept]
 
-    def _rank_sentence(self, cands: list[_Candidate], norms: Sequence[str]) -> list[_Candidate]:
+    def _rank_sentence(
+        self, cands: list[_Candidate], norms: Sequence[str], tokens: Sequence[Token], text: str
+    ) -> list[_Candidate]:
         """Score, rank and prune the candidates of one sentence (:func:`select_candidates`);
         overlaps go to the better one."""
         if not self.keep_nested:
@@ -394,7 +400,7 @@ class LexiconMatcher:
                 cand.rank = cand.score + self.length_bonus * (len(set(cand.pattern.required)) - 1)
             cands.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
         else:
-            features = candidate_features(cands, self._lexicon_stats, norms)
+            features = candidate_features(cands, self._lexicon_stats, norms, tokens, text)
             for cand, prob in zip(cands, self._scorer.predict(features)):
                 cand.rank = prob
             cands = select_candidates(cands, self._scorer.min_confidence)

@@ -5,9 +5,10 @@ means ("at work" and "find out" are SLIDE idioms that occur in many sentences as
 :class:`CandidateScorer` turns generic, lexicon-independent features of a candidate (alignment
 score, how many and how common its words are, whether it sits inside a longer candidate …)
 into a probability that it is the idiom meant. Its weights are a logistic regression
-calibrated on IDEM train (see ``finder_scorer.md`` beside the weights for the card and the
-command that rebuilds it); no feature names a particular idiom, so it carries over to idioms
-that IDEM never saw.
+calibrated on IDEM train (the ``card`` in ``data/finder_scorer.json`` names the data and the
+command that rebuilds it). No feature names a particular idiom; the one per-entry fact, how
+often the entry matches in general text (:mod:`.general_text`), is counted outside IDEM, so the
+scorer carries over to idioms that IDEM never saw.
 """
 
 from __future__ import annotations
@@ -20,13 +21,14 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import ConfigError
+from .general_text import general_rate
 from .variants import AUXILIARIES, FUNCTION_WORDS
 
 FEATURES = (
     "alignment_score", "n_words", "light_fraction", "all_light", "rarest_word", "mean_word",
     "has_definition", "inside_other", "contains_other", "overlaps_other", "n_inserted",
     "inverted", "log_candidates", "has_slot", "best_in_group", "span_tokens", "exact_words",
-    "articles_match",
+    "articles_match", "general_rate", "hyphens_agree",
 )
 #: very common verbs and words that make a phrase compositional more often than not
 LIGHT_WORDS = FUNCTION_WORDS | AUXILIARIES | frozenset(
@@ -40,17 +42,20 @@ BUNDLED_SCORER = "finder_scorer.json"
 
 @dataclass
 class LexiconStats:
-    """Per-lexicon facts the features need: how many idioms use each word, definitions."""
+    """Per-lexicon facts the features need: how many idioms use each word, definitions,
+    hyphens, and each entry's ``general_rate`` (:mod:`.general_text`)."""
 
     word_idioms: dict[str, int]
     has_definition: list[bool]
+    hyphenated: list[bool]
+    general: list[float]
 
 
 def candidate_features(
-    cands: Sequence, stats: LexiconStats, norms: Sequence[str]
+    cands: Sequence, stats: LexiconStats, norms: Sequence[str], tokens: Sequence, text: str
 ) -> list[list[float]]:
-    """One feature row per candidate (order of :data:`FEATURES`), given its neighbours and
-    the normalised tokens of the text."""
+    """One feature row per candidate (order of :data:`FEATURES`), given its neighbours, the
+    text, its tokens and their normalised forms."""
     rows = []
     n = len(cands)
     for cand in cands:
@@ -72,15 +77,27 @@ def candidate_features(
                 contains = 1.0
             else:
                 overlaps = 1.0
+        entry = cand.pattern.entry_index
         rows.append([
             cand.score, float(min(len(words), 5)), light, float(light == 1.0),
             math.log1p(min(counts)), sum(math.log1p(c) for c in counts) / len(counts),
-            float(stats.has_definition[cand.pattern.entry_index]), inside, contains, overlaps,
+            float(stats.has_definition[entry]), inside, contains, overlaps,
             float(min(cand.n_inserted, 5)), float(cand.n_inversions > 0), math.log(n),
             float(cand.pattern.n_slots > 0), best, float(min(cand.hi - cand.lo + 1, 10)),
-            _exact_words(cand, norms), _articles_match(cand, norms),
+            _exact_words(cand, norms), _articles_match(cand, norms), stats.general[entry],
+            float(stats.hyphenated[entry] == _hyphenated(cand, tokens, text)),
         ])
     return rows
+
+
+def _hyphenated(cand, tokens: Sequence, text: str) -> bool:
+    """Whether a hyphen joins two of the matched words in the text ("a hand-to-mouth life"
+    is the entry "hand-to-mouth" rather than "hand to mouth")."""
+    positions = sorted(cand.positions)
+    return any(
+        q == p + 1 and text[tokens[p].end:tokens[q].start] == "-"
+        for p, q in zip(positions, positions[1:])
+    )
 
 
 def _exact_words(cand, norms: Sequence[str]) -> float:
@@ -115,6 +132,9 @@ class CandidateScorer:
         self.coef = params["coef"]
         self.intercept = params["intercept"]
         self.min_confidence = params["min_confidence"]
+        general = params["general_text"]
+        self.general_counts: dict[str, int] = general["counts"]
+        self.general_sentences: int = general["sentences"]
         # standardising folded into the weights: z = b + sum(w / s * x) - sum(w * m / s)
         self._weights = [w / s for w, s in zip(self.coef, self.scale)]
         self._bias = self.intercept - sum(w * m for w, m in zip(self._weights, self.mean))
@@ -131,6 +151,11 @@ class CandidateScorer:
             )
         with open(path, encoding="utf-8") as handle:
             return cls(json.load(handle))
+
+    def general_rates(self, idioms: Sequence[str]) -> list[float]:
+        """``general_rate`` of each idiom (0 for one the general text never matched)."""
+        counts, n = self.general_counts, self.general_sentences
+        return [general_rate(counts.get(idiom.lower(), 0), n) for idiom in idioms]
 
     def predict(self, rows: Sequence[Sequence[float]]) -> list[float]:
         weights, bias, exp = self._weights, self._bias, math.exp
