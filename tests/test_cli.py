@@ -64,6 +64,15 @@ def test_find_pretty_prints_a_table():
         json.loads(result.stdout)
 
 
+def test_find_include_filtered_adds_the_entries_slide_filters_out():
+    text = "Their losses were only the tip of the iceberg."
+    idioms = [s["idiom"] for s in json.loads(invoke("find", text).stdout)["idioms"]]
+    assert "tip of the iceberg" not in idioms
+    result = invoke("find", "--include-filtered", text)
+    assert result.exit_code == 0
+    assert [s["idiom"] for s in json.loads(result.stdout)["idioms"]] == ["tip of the iceberg"]
+
+
 def test_find_empty_text_is_an_input_error():
     result = invoke("find", "   ")
     assert result.exit_code == 2

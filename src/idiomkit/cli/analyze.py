@@ -54,6 +54,7 @@ def analyze_command(
     lexicon: opts.LexiconOption = None,
     method: opts.MethodOption = "default",
     keep_nested: opts.KeepNestedOption = False,
+    include_filtered: opts.IncludeFilteredOption = False,
     pretty: opts.PrettyOption = False,
 ) -> None:
     """Find idioms in TEXT, tell figurative from literal use, read its emotion, print the
@@ -81,6 +82,7 @@ def analyze_command(
             RecordReader(input, input_format, text_column=text_column).close()
         analyzer = Analyzer(model, threshold=threshold, keep_literal=keep_literal,
                             method=method, lexicon=lexicon, keep_nested=keep_nested,
+                            include_filtered=include_filtered,
                             emotion=None if emotion.casefold() == "none" else emotion,
                             emotion_top=emotion_top,
                             tagger=None if tagger.casefold() == "none" else tagger)

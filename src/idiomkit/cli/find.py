@@ -33,6 +33,7 @@ def find_command(
     lexicon: opts.LexiconOption = None,
     method: opts.MethodOption = "default",
     keep_nested: opts.KeepNestedOption = False,
+    include_filtered: opts.IncludeFilteredOption = False,
     pretty: opts.PrettyOption = False,
 ) -> None:
     """Find the idioms in TEXT and print the Document JSON, or run over a file with --input.
@@ -53,7 +54,8 @@ def find_command(
         if input is not None:
             # Fail on a missing or unreadable input before the (slower) finder is built.
             RecordReader(input, input_format, text_column=text_column).close()
-        finder = Finder(method=method, lexicon=lexicon, keep_nested=keep_nested)
+        finder = Finder(method=method, lexicon=lexicon, keep_nested=keep_nested,
+                        include_filtered=include_filtered)
         if input is not None:
             summary = find_batch(
                 finder, input, output, input_format=input_format, text_column=text_column,

@@ -46,6 +46,11 @@ MethodOption = Annotated[str, typer.Option(
 KeepNestedOption = Annotated[bool, typer.Option(
     "--keep-nested", help="Keep idioms nested inside a longer matched idiom.",
 )]
+IncludeFilteredOption = Annotated[bool, typer.Option(
+    "--include-filtered", help="Also match the 103 lexicon entries SLIDE recommends filtering "
+    "out as not idiomatic enough: real idioms (\"tip of the iceberg\", \"hot air\") beside "
+    "everyday phrases (\"work out\", \"slow down\").",
+)]
 PrettyOption = Annotated[bool, typer.Option(
     "--pretty", help="Print a readable table instead of JSON (single text only).",
 )]
