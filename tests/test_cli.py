@@ -73,6 +73,20 @@ def test_find_include_filtered_adds_the_entries_slide_filters_out():
     assert [s["idiom"] for s in json.loads(result.stdout)["idioms"]] == ["tip of the iceberg"]
 
 
+def test_find_min_confidence_drops_low_confidence_idioms():
+    def found(*args):
+        result = invoke("find", *args)
+        assert result.exit_code == 0
+        return [(s["idiom"], s["confidence"]) for s in json.loads(result.stdout)["idioms"]]
+
+    everyday, idiom = "According to the coach, we played well.", "It was a piece of cake."
+    [(name, confidence)] = found(everyday)
+    assert name == "according to" and confidence < 0.5
+    assert found("--min-confidence", "0.5", everyday) == []
+    assert [name for name, _ in found("--min-confidence", "0.5", idiom)] == ["piece of cake"]
+    assert invoke("find", "--min-confidence", "1.5", idiom).exit_code == 2
+
+
 def test_find_empty_text_is_an_input_error():
     result = invoke("find", "   ")
     assert result.exit_code == 2

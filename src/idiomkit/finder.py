@@ -13,14 +13,16 @@ from pathlib import Path
 
 from .detect import create_matcher
 from .document import Document
-from .errors import InputError
+from .errors import InputError, check_param
 from .lexicon import Lexicon, load_lexicon
 
 
 class Finder:
     """Find idioms with a registered matcher and link them to their lexicon entry.
 
-    Parameters are stored as given and validated when the matcher is built.
+    ``min_confidence`` drops spans whose ``confidence`` (the default matcher's probability that
+    the candidate is the idiom meant) is below it; 0 keeps all. Other parameters go to the
+    matcher, stored as given and validated when it is built.
     """
 
     def __init__(
@@ -29,9 +31,14 @@ class Finder:
         lexicon: Lexicon | str | Path | None = None,
         *,
         keep_nested: bool = False,
+        min_confidence: float = 0.0,
         **params,
     ) -> None:
+        check_param("Finder", "min_confidence", min_confidence,
+                    isinstance(min_confidence, (int, float)) and 0 <= min_confidence <= 1,
+                    "a float in [0, 1]")
         self.method = method
+        self.min_confidence = float(min_confidence)
         self.lexicon = lexicon if isinstance(lexicon, Lexicon) else load_lexicon(lexicon)
         self.keep_nested = keep_nested
         self.params = params
@@ -44,6 +51,9 @@ class Finder:
         if not text.strip():
             raise InputError("E101", "The text is empty or only whitespace; give some text.")
         spans = self.matcher.match(text)
+        if self.min_confidence:
+            spans = [s for s in spans
+                     if s.confidence is None or s.confidence >= self.min_confidence]
         for span in spans:
             entry = self.lexicon.get(span.idiom_id)
             if entry is not None:

@@ -58,8 +58,7 @@ class Analyzer:
     def __init__(self, classifier: Any = "default", *, finder: Finder | None = None,
                  threshold: float | None = None, keep_literal: bool = False,
                  method: str = "default", lexicon: str | Path | None = None,
-                 keep_nested: bool = False, include_filtered: bool = False,
-                 emotion: Any = "default",
+                 keep_nested: bool = False, emotion: Any = "default",
                  emotion_top: int = 3, tagger: Any = "default") -> None:
         from .classify.model import FigurativeClassifier
 
@@ -67,8 +66,7 @@ class Analyzer:
             check_param("Analyzer", "threshold", threshold,
                         isinstance(threshold, (int, float)) and 0 <= threshold <= 1,
                         "a float in [0, 1]")
-        self.finder = finder or Finder(method=method, lexicon=lexicon, keep_nested=keep_nested,
-                                       include_filtered=include_filtered)
+        self.finder = finder or Finder(method=method, lexicon=lexicon, keep_nested=keep_nested)
         if isinstance(classifier, (str, Path)):
             classifier = FigurativeClassifier.load(classifier)
         self.classifier = classifier

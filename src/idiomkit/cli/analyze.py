@@ -55,6 +55,7 @@ def analyze_command(
     method: opts.MethodOption = "default",
     keep_nested: opts.KeepNestedOption = False,
     include_filtered: opts.IncludeFilteredOption = False,
+    min_confidence: opts.MinConfidenceOption = 0.0,
     pretty: opts.PrettyOption = False,
 ) -> None:
     """Find idioms in TEXT, tell figurative from literal use, read its emotion, print the
@@ -75,14 +76,15 @@ def analyze_command(
     """
     opts.check_text_or_input(text, input, pretty)
     with exit_on_error():
+        from ..finder import Finder
         from ..io import RecordReader
         from ..pipeline import Analyzer
 
         if input is not None:
             RecordReader(input, input_format, text_column=text_column).close()
-        analyzer = Analyzer(model, threshold=threshold, keep_literal=keep_literal,
-                            method=method, lexicon=lexicon, keep_nested=keep_nested,
-                            include_filtered=include_filtered,
+        finder = Finder(method=method, lexicon=lexicon, keep_nested=keep_nested,
+                        min_confidence=min_confidence, include_filtered=include_filtered)
+        analyzer = Analyzer(model, threshold=threshold, keep_literal=keep_literal, finder=finder,
                             emotion=None if emotion.casefold() == "none" else emotion,
                             emotion_top=emotion_top,
                             tagger=None if tagger.casefold() == "none" else tagger)

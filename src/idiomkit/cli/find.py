@@ -34,6 +34,7 @@ def find_command(
     method: opts.MethodOption = "default",
     keep_nested: opts.KeepNestedOption = False,
     include_filtered: opts.IncludeFilteredOption = False,
+    min_confidence: opts.MinConfidenceOption = 0.0,
     pretty: opts.PrettyOption = False,
 ) -> None:
     """Find the idioms in TEXT and print the Document JSON, or run over a file with --input.
@@ -55,7 +56,7 @@ def find_command(
             # Fail on a missing or unreadable input before the (slower) finder is built.
             RecordReader(input, input_format, text_column=text_column).close()
         finder = Finder(method=method, lexicon=lexicon, keep_nested=keep_nested,
-                        include_filtered=include_filtered)
+                        min_confidence=min_confidence, include_filtered=include_filtered)
         if input is not None:
             summary = find_batch(
                 finder, input, output, input_format=input_format, text_column=text_column,

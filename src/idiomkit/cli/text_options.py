@@ -51,6 +51,12 @@ IncludeFilteredOption = Annotated[bool, typer.Option(
     "out as not idiomatic enough: real idioms (\"tip of the iceberg\", \"hot air\") beside "
     "everyday phrases (\"work out\", \"slow down\").",
 )]
+MinConfidenceOption = Annotated[float, typer.Option(
+    "--min-confidence", min=0.0, max=1.0, help="Drop idioms whose confidence (the finder's "
+    "probability that the candidate is the idiom meant) is below this; 0 keeps all. An everyday "
+    "phrase alone in a sentence scores low (\"according to\" 0.29, \"look at\" 0.45; \"kick "
+    "the bucket\" 0.96).",
+)]
 PrettyOption = Annotated[bool, typer.Option(
     "--pretty", help="Print a readable table instead of JSON (single text only).",
 )]
