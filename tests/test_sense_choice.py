@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from idiomkit.classify.sense_choice import sense_choice_predictions
+from idiomkit.classify.data import items_from_dataset
+from idiomkit.classify.sense_choice import (
+    is_capitalised,
+    proper_nouns_literal,
+    sense_choice_predictions,
+)
 from idiomkit.datasets import Example, load_dataset
 from idiomkit.errors import DataError
 from idiomkit.evaluate.figurative import binary_scores
@@ -37,6 +42,30 @@ def test_one_candidate_per_sentence_follows_the_subtask_a_decision():
     predictions = sense_choice_predictions(
         examples, lambda items: [p_figurative[item.text] for item in items], threshold=0.95)
     assert predictions[:4] == [0, 1, 0, 0]
+
+
+def test_proper_nouns_first_overrides_a_figurative_decision():
+    examples = (_group("a", "She works at Gold Mine Games.", "gold mine", ROWS)
+                + _group("b", "The shop is a gold mine.", "gold mine", ROWS))
+    always_figurative = lambda items: [0.9] * len(items)  # noqa: E731
+    assert sense_choice_predictions(examples, always_figurative)[:4] == [0, 0, 1, 0]
+    predictions = sense_choice_predictions(examples, always_figurative, proper_nouns_first=True)
+    assert predictions == [1, 0, 0, 0,  # capitalised: the proper noun, whatever p says
+                           0, 0, 1, 0]  # not capitalised: unchanged
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("split", ["train_zero_shot", "dev"])
+def test_capitalised_compounds_are_almost_never_idiomatic_in_astitch(shared_data_dir, split):
+    """The premise of the ``+proper-nouns`` rows, on the real labels: turning every
+    capitalised compound literal loses few idiomatic uses and fixes many literal ones."""
+    items = items_from_dataset(load_dataset("astitch", split, shared_data_dir))
+    capitalised = [i for i in items if is_capitalised(i.text, i.span)]
+    idiomatic = sum(i.label == 1 for i in capitalised)
+    assert len(capitalised) > 100
+    assert idiomatic / len(capitalised) < 0.1
+    ids = {i.id for i in capitalised}
+    assert proper_nouns_literal(items, [1] * len(items)) == [int(i.id not in ids) for i in items]
 
 
 def test_a_compound_missing_from_the_sense_inventory_is_a_coded_error():

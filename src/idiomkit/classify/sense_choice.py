@@ -38,9 +38,18 @@ LITERAL, NON_LITERAL, PROPER_NOUN = "literal", "non-literal", "proper-noun"
 
 
 def choose(senses: Sequence[str | None], p_figurative: float, *, capitalised: bool,
-           threshold: float = 0.5) -> int:
-    """Index of the chosen candidate among one sentence's ``senses`` (see the module doc)."""
+           threshold: float = 0.5, proper_nouns_first: bool = False) -> int:
+    """Index of the chosen candidate among one sentence's ``senses`` (see the module doc);
+    ``proper_nouns_first`` reads a capitalised compound as a proper noun whatever the
+    classifier says.
+
+    >>> choose(["literal", "non-literal", "proper-noun"], 0.9, capitalised=True,
+    ...        proper_nouns_first=True)
+    2
+    """
     non_literal = [k for k, sense in enumerate(senses) if sense == NON_LITERAL]
+    if proper_nouns_first and capitalised and PROPER_NOUN in senses:
+        return list(senses).index(PROPER_NOUN)
     if p_figurative >= threshold and non_literal:
         return non_literal[0]
     if capitalised and PROPER_NOUN in senses:
@@ -60,14 +69,26 @@ def is_capitalised(text: str, span: tuple[int, int] | None) -> bool:
     return bool(words) and all(word[:1].isupper() for word in words)
 
 
+def proper_nouns_literal(items: Sequence[Item], predicted: Sequence[int]) -> list[int]:
+    """Subtask A predictions (1 = figurative) with every capitalised compound made literal:
+    AStitch labels a proper-noun use ("Big Fish Games") not idiomatic.
+
+    >>> proper_nouns_literal([Item("They sued Big Fish Games.", "big fish", span=(10, 18)),
+    ...                       Item("He is a big fish.", "big fish", span=(8, 16))], [1, 1])
+    [0, 1]
+    """
+    return [0 if is_capitalised(item.text, item.span) else int(p)
+            for item, p in zip(items, predicted)]
+
+
 def sense_choice_predictions(
     examples: Sequence, p_figurative: Callable[[list[Item]], Sequence[float]], *,
-    threshold: float = 0.5,
+    threshold: float = 0.5, proper_nouns_first: bool = False,
 ) -> list[int]:
     """1/0 per Subtask B row (in order), choosing one candidate per group.
 
     ``p_figurative`` maps Subtask A items (one per group: the sentence, its compound and
-    context) to P(figurative).
+    context) to P(figurative); ``proper_nouns_first`` as in :func:`choose`.
     """
     from .data import items_from_dataset
 
@@ -87,9 +108,10 @@ def sense_choice_predictions(
     for first, rows, prob in zip(firsts, groups.values(), probs):
         senses = [examples[k].meta["sense"] for k in rows]
         chosen = choose(senses, float(prob), threshold=threshold,
-                        capitalised=is_capitalised(first.text, first.meta.get("span")))
+                        capitalised=is_capitalised(first.text, first.meta.get("span")),
+                        proper_nouns_first=proper_nouns_first)
         predictions[rows[chosen]] = 1
     return predictions
 
 
-__all__ = ["choose", "is_capitalised", "sense_choice_predictions"]
+__all__ = ["choose", "is_capitalised", "proper_nouns_literal", "sense_choice_predictions"]
