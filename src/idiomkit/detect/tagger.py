@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ModelError, check_param
+from ..errors import check_param
 from ..models.cards import CardConfig
 from ..text.pieces import pieces
 
@@ -149,16 +149,11 @@ def tagger_roots() -> dict[str, Path]:
 
 def resolve_tagger(name: str | Path = DEFAULT_TAGGER) -> Path:
     """A tagger folder: a path, a shipped tagger's name, or one under the idiomkit cache."""
-    from ..models.artifacts import find_saved, saved_names
+    from ..models.artifacts import find_saved
 
-    roots = list(tagger_roots().values())
-    found = find_saved(name, roots)
-    if found is not None:
-        return found
-    known = saved_names(roots)
-    raise ModelError("E617", f"Unknown span tagger {str(name)!r}: give a tagger folder or one "
-                     f"of: {', '.join(known) or 'none installed'}. `idiomkit train tagger` makes "
-                     "one; `--tagger none` analyses with the lexicon alone.")
+    return find_saved(name, list(tagger_roots().values()), code="E617", what="span tagger",
+                      hint="`idiomkit train tagger` makes one; `--tagger none` analyses with "
+                      "the lexicon alone.")
 
 
 class SpanTagger:

@@ -28,7 +28,6 @@ from ..models.artifacts import (
     find_saved,
     load_artifact,
     save_artifact,
-    saved_names,
 )
 from ..models.cards import CardConfig
 from ..models.resolve import cache_dir, resolve_model_path
@@ -87,14 +86,8 @@ def user_models_dir() -> Path:
 
 def resolve_emotion_model(name: str | Path = DEFAULT_MODEL) -> Path:
     """A model folder: a path, a shipped model's name, or a name under :func:`user_models_dir`."""
-    roots = (SHIPPED_DIR, user_models_dir())
-    found = find_saved(name, roots)
-    if found is not None:
-        return found
-    known = saved_names(roots)
-    raise ModelError("E650", f"Unknown emotion model {str(name)!r}: give a model folder or one "
-                     f"of: {', '.join(known) or 'none installed'}. `idiomkit train emotion` "
-                     "makes one.")
+    return find_saved(name, (SHIPPED_DIR, user_models_dir()), code="E650",
+                      what="emotion model", hint="`idiomkit train emotion` makes one.")
 
 
 def render_inputs(config: EmotionConfig, texts: Sequence[str],

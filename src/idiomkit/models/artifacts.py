@@ -40,9 +40,11 @@ def saved_models(root: Path) -> dict[str, Path]:
     return {p.name: p for p in sorted(root.iterdir()) if (p / CARD_FILE).exists()}
 
 
-def find_saved(name: str | Path, roots: Sequence[Path]) -> Path | None:
+def find_saved(name: str | Path, roots: Sequence[Path], *, code: str, what: str,
+               hint: str) -> Path:
     """``name`` as a folder, else the model of that name in the first of ``roots`` holding
-    one; None when there is none."""
+    one; otherwise a :class:`ModelError` ``code`` naming the ``what`` asked for, the models
+    there are, and ``hint`` (how to make one)."""
     path = Path(name).expanduser()
     if path.is_dir():
         return path
@@ -50,12 +52,10 @@ def find_saved(name: str | Path, roots: Sequence[Path]) -> Path | None:
         found = saved_models(root).get(str(name))
         if found is not None:
             return found
-    return None
-
-
-def saved_names(roots: Sequence[Path]) -> list[str]:
-    """The names of the models under ``roots``, sorted (for "one of: ..." messages)."""
-    return sorted({name for root in roots for name in saved_models(root)})
+    known = sorted({model for root in roots for model in saved_models(root)})
+    raise ModelError(
+        code, f"Unknown {what} {str(name)!r}: give a folder (with {WEIGHTS_FILE} and "
+        f"{CARD_FILE}) or one of: {', '.join(known) or 'none installed'}. {hint}")
 
 
 def shipped_models() -> dict[str, Path]:
@@ -70,16 +70,9 @@ def user_models() -> dict[str, Path]:
 
 def resolve_artifact(name: str | Path) -> Path:
     """A trained model's folder: a path, a shipped model's name, or a user model's name."""
-    roots = (SHIPPED_DIR, user_models_dir())
-    found = find_saved(name, roots)
-    if found is not None:
-        return found
-    available = saved_names(roots)
-    raise ModelError(
-        "E610", f"Unknown trained model '{name}': give a model folder (with {WEIGHTS_FILE} and "
-        f"{CARD_FILE}) or one of: {', '.join(available) or 'none installed'}. "
-        "`idiomkit models list` shows them; `idiomkit train figurative` makes one."
-    )
+    return find_saved(name, (SHIPPED_DIR, user_models_dir()), code="E610",
+                      what="trained model", hint="`idiomkit models list` shows them; "
+                      "`idiomkit train figurative` makes one.")
 
 
 def save_artifact(directory: str | Path, tensors: Mapping[str, np.ndarray],
