@@ -179,3 +179,35 @@ def test_frozen_encoder_with_hidden_head_round_trip(tmp_path):
     path = clf.save(tmp_path / "frozen", CARD)
     loaded = FigurativeClassifier.load(path)
     assert np.abs(loaded.predict_proba(DEV) - clf.predict_proba(DEV)).max() < 1e-4
+
+
+def test_full_finetune_round_trip_on_the_torch_backend(tmp_path):
+    config = ClassifierConfig(num_layers=1, format="span", max_length=32, full=True)
+    clf, _ = train_classifier(TRAIN, DEV, config, TrainConfig(
+        epochs=1, batch_size=4, lr=1e-4, seed=7, threads=1), progress=False)
+    path = clf.save(tmp_path / "full", CARD)
+    loaded = FigurativeClassifier.load(path)  # auto: torch, the encoder weights are its own
+    assert np.abs(loaded.predict_proba(DEV) - clf.predict_proba(DEV)).max() < 1e-5
+    # every encoder weight moved, so the file holds the layer kept, not adapters
+    from safetensors.numpy import load_file
+
+    tensors = load_file(str(path / WEIGHTS_FILE))
+    assert "encoder.encoder.layer.0.attention.self.query.weight" in tensors
+    assert not any(key.endswith(".lora_A") for key in tensors)
+    with pytest.raises(ModelError, match="E618"):
+        FigurativeClassifier.load(path, backend="numpy")
+
+
+def test_asking_for_a_gpu_that_is_not_there_is_a_coded_error():
+    import torch
+
+    from idiomkit.errors import ConfigError
+    from idiomkit.models.train import resolve_device
+
+    assert resolve_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    with pytest.raises(ConfigError, match="E604"):
+        resolve_device("tpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(ConfigError, match="E605"):
+            train_classifier(TRAIN, DEV, CONFIG, TrainConfig(epochs=1, device="cuda"),
+                             progress=False)

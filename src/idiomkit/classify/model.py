@@ -44,6 +44,9 @@ class ClassifierConfig(CardConfig):
     #: LoRA rank of the adapters; 0 = frozen encoder (only the head is trained, on cached
     #: features: the cheap option on a busy CPU)
     lora_rank: int = 8
+    #: train every encoder weight instead of adapters (a GPU's job; the saved model holds the
+    #: whole encoder, so it is for experiments, not for shipping)
+    full: bool = False
     lora_alpha: float = 16.0
     #: width of a hidden ReLU layer in the head (0 = linear head)
     head_hidden: int = 0
@@ -130,7 +133,10 @@ class FigurativeClassifier:
         path = resolve_model_path(config.base)
         model_type = _model_type(path)
         if backend == "auto":
-            backend = "numpy" if model_type == "bert" else "torch"
+            backend = "numpy" if model_type == "bert" and not config.full else "torch"
+        if config.full and backend == "numpy":
+            raise ModelError("E618", f"'{name}' is fully fine-tuned (its own encoder weights); "
+                             "it runs on the torch backend only: load it with backend='torch'.")
         check_param("FigurativeClassifier.load", "backend", backend,
                     backend in ("numpy", "torch"), "'numpy', 'torch' or 'auto'")
         head = {k: tensors.pop(k) for k in HEAD_KEYS if k in tensors}
@@ -239,7 +245,9 @@ def build_net(config: ClassifierConfig):
     torch, _ = import_torch()
     fmt = config.check()
     encoder = load_encoder(resolve_model_path(config.base), config.num_layers)
-    if config.lora_rank:
+    if config.full:  # every encoder weight trains (and is saved)
+        lora_names = []
+    elif config.lora_rank:
         lora_names = add_lora(encoder, config.lora_rank, config.lora_alpha)
     else:  # frozen encoder: only the head trains
         lora_names = []
@@ -282,7 +290,8 @@ def build_net(config: ClassifierConfig):
             return self.head_logits(feats)
 
         def saved_state(self) -> dict[str, Any]:
-            state = {}
+            state = {f"encoder.{k}": v for k, v in self.encoder.named_parameters()} \
+                if config.full else {}
             modules = dict(self.encoder.named_modules())
             for name in lora_names:
                 state[f"{name}.lora_A"] = modules[name].lora_A
@@ -303,7 +312,7 @@ def build_net(config: ClassifierConfig):
 
 
 def _net_tensors(net) -> dict[str, np.ndarray]:
-    return {k: v.detach().float().numpy().copy() for k, v in net.saved_state().items()}
+    return {k: v.detach().float().cpu().numpy().copy() for k, v in net.saved_state().items()}
 
 
 def _head_of(net) -> dict[str, np.ndarray]:
@@ -361,7 +370,7 @@ def train_classifier(train: Sequence[Item], dev: Sequence[Item], config: Classif
     gold = [item.label for item in dev]
     metric = dev_metric or (lambda g, p: macro_f1(g, p))
     loss = torch.nn.BCEWithLogitsLoss()
-    if config.lora_rank == 0:
+    if config.lora_rank == 0 and not config.full:
         # frozen encoder: pool features once, train the head on them
         _log(progress, f"encoding {len(train)} train and {len(dev)} dev items (frozen encoder)")
         train_feats = torch.from_numpy(classifier.features(train))
@@ -399,7 +408,7 @@ def train_classifier(train: Sequence[Item], dev: Sequence[Item], config: Classif
             return metric(gold, (probs >= 0.5).astype(int).tolist())
 
     steps = (len(train) + train_config.batch_size - 1) // train_config.batch_size
-    if config.lora_rank == 0:
+    if config.lora_rank == 0 and not config.full:
         # a head this small runs fastest on one thread (and threads only wait on a busy CPU)
         train_config = replace(train_config, threads=1)
     _log(progress, f"training {config.format} over {config.base} ({len(train)} train, "

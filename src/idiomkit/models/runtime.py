@@ -152,7 +152,7 @@ class TorchRuntime:
     def states(self, ids: np.ndarray, types: np.ndarray, mask: np.ndarray) -> np.ndarray:
         import torch
 
+        device = next(self.net.parameters()).device
         with torch.inference_mode():
-            out = self.net.states(torch.from_numpy(ids), torch.from_numpy(types),
-                                  torch.from_numpy(mask))
-        return out.float().numpy()
+            out = self.net.states(*(torch.from_numpy(a).to(device) for a in (ids, types, mask)))
+        return out.float().cpu().numpy()
