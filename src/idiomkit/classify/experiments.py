@@ -22,6 +22,7 @@ from training data; like the formats, it is kept only if dev prefers it.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import sys
 import time
@@ -100,7 +101,14 @@ def _cache_root() -> Path:
     return cache_dir() / "experiments"
 
 
+#: settings added after models were cached: left out of the key at their default, so that
+#: those models keep their key
+_LATER_DEFAULTS = {"full": False, "device": "cpu"}
+
+
 def _key(parts: dict[str, Any]) -> str:
+    parts = {k: {n: v for n, v in part.items() if _LATER_DEFAULTS.get(n, ...) != v}
+             if isinstance(part, dict) else part for k, part in parts.items()}
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -108,10 +116,13 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
                 split: str = "test", formats: tuple[str, ...] | None = None,
                 model: str = "minilm", num_layers: int | None = None, epochs: int = 3,
                 shot_epochs: int = 6, batch_size: int = 16, lr: float = 1e-3, seed: int = 0,
-                lora_rank: int = 8, head_hidden: int = 0,
-                threads: int = 2, data_dir: str | Path | None = None, use_cache: bool = True,
+                lora_rank: int = 8, head_hidden: int = 0, full: bool = False,
+                device: str = "cpu", seeds: tuple[int, ...] | None = None, threads: int = 2,
+                data_dir: str | Path | None = None, use_cache: bool = True,
                 progress: bool = True) -> dict[str, Any]:
-    """Train each format for ``setting``, select on dev, return a results object."""
+    """Train each format (with each of ``seeds``, default ``(seed,)``) for ``setting``, select
+    on dev, return a results object. Several seeds give rows ``<format>/seed<N>``: the
+    paper's protocol, which reports the best seed and epoch on dev (Appendix B)."""
     from ..datasets import load_dataset
     from ..evaluate.figurative import binary_scores
     from ..evaluate.results import make_results
@@ -144,15 +155,43 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
         return loaded[dataset, part]
     runs: dict[str, Any] = {}
     start = time.perf_counter()
-    for fmt in formats:
+    seeds = tuple(seeds or (seed,))
+    predictors: dict[str, list] = {}
+
+    def score(fmt: str, row: str, p_figurative, history: dict[str, Any]) -> None:
+        """Score one model's (or ensemble's) predictions on dev and ``split`` as ``row``."""
+        choice = subtask == "1b" and fmt != PAIR_FORMAT
+        # the paper's 1B pair model scores meanings, not figurative use: no proper-noun row
+        for proper_nouns in (False, True) if subtask == "1a" or choice else (False,):
+            scores = {}
+            for part, items in (("dev", dev), ("test", test))[:2 if split == "test" else 1]:
+                if choice:
+                    predicted = sense_choice_predictions(examples[part], p_figurative,
+                                                         proper_nouns_first=proper_nouns)
+                else:
+                    predicted = (p_figurative(items) >= 0.5).astype(int).tolist()
+                    if proper_nouns:
+                        predicted = proper_nouns_literal(items, predicted)
+                scores[part] = binary_scores([i.label for i in items], predicted)
+            paper = None if proper_nouns else PAPER.get((subtask, language, setting, fmt))
+            label = row + PROPER_NOUNS if proper_nouns else row
+            runs[label] = {"dev": scores["dev"], split: scores[split], "training": history,
+                           "method": SENSE_CHOICE if choice else "classifier",
+                           "paper": None if paper is None else
+                           {"model": paper[0], "dev_macro_f1": paper[1],
+                            "test_macro_f1": paper[2]}}
+            _log(progress, f"{label}: dev {scores['dev']['macro_f1']:.4f}, {split} "
+                 f"{scores[split]['macro_f1']:.4f}")
+
+    for fmt, seed in itertools.product(formats, seeds):
         choice = subtask == "1b" and fmt != PAIR_FORMAT
         # a 1B sense choice trains a Subtask A classifier, on Subtask A data
         train_name = DATASETS[("1a", language)] if choice else name
         zero_items, dev_items = load("train_zero_shot", train_name), load("dev", train_name)
         config = ClassifierConfig(base=model, num_layers=num_layers, format=fmt,
-                                  lora_rank=lora_rank, head_hidden=head_hidden)
+                                  lora_rank=lora_rank, head_hidden=head_hidden, full=full)
         zero_config = TrainConfig(epochs=epochs, batch_size=batch_size, lr=lr, seed=seed,
-                                  threads=threads)
+                                  threads=threads, device=device)
         key = _key({"dataset": train_name, "config": config.to_dict(),
                     "train": zero_config.to_dict()})
         cached = _cache_root() / key
@@ -174,33 +213,19 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
         if setting != "zero-shot":
             shots = load(_SPLIT[setting], train_name)
             shot_config = TrainConfig(epochs=shot_epochs, batch_size=batch_size, lr=lr,
-                                      seed=seed, threads=threads, patience=3, warmup=0.0)
+                                      seed=seed, threads=threads, patience=3, warmup=0.0,
+                                      device=device)
             clf, result = train_classifier(shots, dev_items, config, shot_config, init=clf,
                                            progress=progress)
             history[setting] = {"history": result.history, "best_epoch": result.best_epoch,
                                 "seconds": round(result.seconds, 1)}
         p_figurative = _memoised(clf.predict_proba)
-        # the paper's 1B pair model scores meanings, not figurative use: no proper-noun row
-        for proper_nouns in (False, True) if subtask == "1a" or choice else (False,):
-            scores = {}
-            for part, items in (("dev", dev), ("test", test))[:2 if split == "test" else 1]:
-                if choice:
-                    predicted = sense_choice_predictions(examples[part], p_figurative,
-                                                         proper_nouns_first=proper_nouns)
-                else:
-                    predicted = (p_figurative(items) >= 0.5).astype(int).tolist()
-                    if proper_nouns:
-                        predicted = proper_nouns_literal(items, predicted)
-                scores[part] = binary_scores([i.label for i in items], predicted)
-            paper = None if proper_nouns else PAPER.get((subtask, language, setting, fmt))
-            row = fmt + PROPER_NOUNS if proper_nouns else fmt
-            runs[row] = {"dev": scores["dev"], split: scores[split], "training": history,
-                         "method": SENSE_CHOICE if choice else "classifier",
-                         "paper": None if paper is None else
-                         {"model": paper[0], "dev_macro_f1": paper[1],
-                          "test_macro_f1": paper[2]}}
-            _log(progress, f"{row}: dev {scores['dev']['macro_f1']:.4f}, {split} "
-                 f"{scores[split]['macro_f1']:.4f}")
+        predictors.setdefault(fmt, []).append(p_figurative)
+        score(fmt, fmt if len(seeds) == 1 else f"{fmt}/seed{seed}", p_figurative, history)
+    if len(seeds) > 1:  # the seeds' mean probability, one more row for dev to weigh
+        for fmt in formats:
+            score(fmt, f"{fmt}/ensemble", _mean_of(predictors[fmt]),
+                  {"ensemble_of_seeds": list(seeds)})
     from .baselines import baseline_scores
 
     shot_items = load(_SPLIT[setting], name) if setting != "zero-shot" else []
@@ -219,19 +244,26 @@ def run_astitch(setting: str, *, subtask: str = "1a", language: str = "EN",
     target = TARGETS.get((subtask, setting)) if language == "EN" else None
     configuration = {"subtask": subtask, "language": language, "setting": setting,
                      "formats": list(formats), "model": model, "num_layers": num_layers,
-                     "lora_rank": lora_rank, "head_hidden": head_hidden,
+                     "lora_rank": lora_rank, "head_hidden": head_hidden, "full": full,
+                     "device": device,
                      "epochs": epochs, "shot_epochs": shot_epochs, "batch_size": batch_size,
-                     "lr": lr, "threads": threads, "selection": "best dev macro-F1",
+                     "lr": lr, "seeds": list(seeds), "threads": threads,
+                     "selection": "best dev macro-F1",
                      "seconds": round(time.perf_counter() - start, 1)}
     test_set = load_dataset(name, split, data_dir)
     return make_results(
         task=f"astitch-task{subtask}", dataset=test_set, split=split,
-        configuration=configuration, metrics=metrics, n=len(test_set), seed=seed,
+        configuration=configuration, metrics=metrics, n=len(test_set), seed=seeds[0],
         extra={"reference": {"paper_best": {"model": best_paper[0], "dev_macro_f1":
                                             best_paper[1], "test_macro_f1": best_paper[2]}},
                "target": None if target is None else {
                    "test_macro_f1": target,
                    "met": runs[best][split]["macro_f1"] >= target if split == "test" else None}})
+
+
+def _mean_of(predictors):
+    """A memoised predictor giving the mean of ``predictors``' probabilities."""
+    return _memoised(lambda items: sum(p(items) for p in predictors) / len(predictors))
 
 
 def _memoised(predict_proba):

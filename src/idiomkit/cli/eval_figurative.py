@@ -37,7 +37,18 @@ def figurative_command(
     lora_rank: Annotated[int, typer.Option(min=0, help="LoRA rank; 0 = frozen encoder "
                                            "(head only, fast).")] = 8,
     head_hidden: Annotated[int, typer.Option(min=0, help="Hidden units of the head.")] = 0,
+    full_finetune: Annotated[bool, typer.Option(
+        "--full-finetune", help="AStitch: train every encoder weight instead of LoRA "
+        "adapters, as the paper does (use a GPU, --device cuda, and a small --lr such as "
+        "3e-5).")] = False,
+    batch_size: Annotated[int, typer.Option(min=1, help="AStitch: training batch size.")] = 16,
+    device: Annotated[str, typer.Option(help="AStitch: cpu, cuda (cuda:N) or auto (a GPU "
+                                        "when torch sees one).")] = "cpu",
     seed: Annotated[int, typer.Option()] = 0,
+    seeds: Annotated[str | None, typer.Option(
+        help="AStitch: comma-separated seeds to train each format with (e.g. 0,1,2,3,4); dev "
+        "chooses among them too, as the paper does. Default: --seed alone.",
+        show_default=False)] = None,
     threads: Annotated[int, typer.Option(min=1)] = 2,
     cache: Annotated[bool, typer.Option("--cache/--no-cache", help="Reuse a cached zero-shot "
                                         "model of the same configuration.")] = True,
@@ -92,7 +103,8 @@ def figurative_command(
             results = experiments.run_astitch(
                 setting, subtask=subtask.lower(), language=language, split=split,
                 shot_epochs=shot_epochs, use_cache=cache, lora_rank=lora_rank,
-                head_hidden=head_hidden, **common)
+                head_hidden=head_hidden, full=full_finetune, batch_size=batch_size,
+                device=device, seeds=_seeds(seeds), **common)
         path = write_results(results, output) if output is not None else None
     if output_format == "json":
         typer.echo(json.dumps(results, indent=2, ensure_ascii=False))
@@ -104,6 +116,16 @@ def figurative_command(
         typer.echo(experiments.markdown_table(results))
     if path is not None:
         typer.echo(f"idiomkit: results written to {path}", err=True)
+
+
+def _seeds(text: str | None) -> tuple[int, ...] | None:
+    if not text:
+        return None
+    try:
+        return tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise typer.BadParameter(f"give integers separated by commas, not {text!r}.",
+                                 param_hint="--seeds") from None
 
 
 def register_eval(eval_app: typer.Typer) -> None:
