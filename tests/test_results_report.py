@@ -155,6 +155,16 @@ def test_report_escapes_pipes_in_configuration(tmp_path):
     assert "method=a\\|b" in report
 
 
+def test_report_leaves_per_format_rows_and_histories_to_their_command(tmp_path):
+    results = results_for("classifier", 0.5)
+    results["metrics"]["by_format"] = {"span/seed0": {"dev": {"macro_f1": 0.61}}}
+    results["metrics"]["history"] = [0.1, 0.2]
+    report = render_report([write_results(results, tmp_path)])
+    header = next(line for line in report.splitlines() if line.startswith("| configuration"))
+    assert "by_format" not in header and "history" not in header
+    assert "all_candidates.f1" in header and "0.6100" not in report
+
+
 def test_report_of_no_files():
     assert "No results files" in render_report([])
 

@@ -53,6 +53,21 @@ def flatten_metrics(metrics: dict[str, Any], prefix: str = "") -> dict[str, Any]
     return flat
 
 
+#: per-run breakdowns a results file keeps for its own command's tables, not report columns
+#: (AStitch's rows per format and seed, IDEM's per-emotion table, an audit's folds)
+DETAIL_KEYS = frozenset({"by_format", "per_emotion", "folds"})
+
+
+def summary_metrics(metrics: dict[str, Any]) -> dict[str, Any]:
+    """The report's columns: ``metrics`` flattened, without :data:`DETAIL_KEYS` and lists.
+
+    >>> summary_metrics({"f1": 0.5, "by_format": {"span": {"dev": 0.4}}, "history": [1, 2]})
+    {'f1': 0.5}
+    """
+    kept = {k: v for k, v in metrics.items() if k not in DETAIL_KEYS and not isinstance(v, list)}
+    return {k: v for k, v in flatten_metrics(kept).items() if not isinstance(v, list)}
+
+
 def _cell(value: Any, percent: bool = False) -> str:
     if value is None:
         return "–"
@@ -96,7 +111,7 @@ def _reference_column(key: str, columns: list[str]) -> str:
 def _group_table(runs: list[dict[str, Any]], percent: bool) -> list[str]:
     columns: list[str] = []
     for results in runs:
-        for key in flatten_metrics(results["metrics"]):
+        for key in summary_metrics(results["metrics"]):
             if key not in columns:
                 columns.append(key)
     run_columns = list(columns)
@@ -114,7 +129,7 @@ def _group_table(runs: list[dict[str, Any]], percent: bool) -> list[str]:
     header = ["configuration", *columns, "n", "commit"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for results in runs:
-        metrics = flatten_metrics(results["metrics"])
+        metrics = summary_metrics(results["metrics"])
         row = [
             _cell(_configuration(results.get("configuration") or {})),
             *(_cell(metrics.get(c), percent) for c in columns),
