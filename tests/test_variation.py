@@ -58,6 +58,11 @@ def _check_not_found(finder: Finder, text: str, idiom: str) -> None:
 
 # --- inflection ---------------------------------------------------------------------------
 INFLECTION = [
+    # a noun used as the verb of a phrasal idiom takes regular verb endings
+    _pos("infl-noun-as-verb-duked", "The two politicians duked it out on live television.",
+         "duke it out", "duked it out"),
+    _pos("infl-noun-as-verb-hoofing", "After work, hoofing it through the park clears my mind.",
+         "hoof it", "hoofing it"),
     _pos("infl-past-spilled", "She spilled the beans about the party.", "spill the beans",
          "spilled the beans"),
     _pos("infl-irregular-spilt", "He has spilt the beans again.", "spill the beans",
@@ -271,6 +276,11 @@ HYPHENS = [
          "by-the-book", "by-the-book"),
     _pos("hyph-compound-dyed-in-the-wool", "He is a dyed-in-the-wool artist.",
          "dyed-in-the-wool", "dyed-in-the-wool"),
+    # an open noun compound may be written closed
+    _pos("hyph-closed-headhunter", "She was recruited by a top headhunter.", "head hunter",
+         "headhunter"),
+    _pos("hyph-closed-cakewalk", "The marathon was a cakewalk for her.", "cake walk",
+         "cakewalk"),
 ]
 
 # --- list idioms: their commas (and a serial comma) belong to them ----------------------------
@@ -400,6 +410,8 @@ MULTIPLE = [
 
 # --- negatives: the words occur but do not form the idiom -----------------------------------
 NEGATIVES = [
+    # a phrasal verb written as one word is another word ("standby", "workout")
+    _neg("neg-closed-phrasal-verb", "Keep the generator on standby.", "stand by"),
     _neg("neg-sentence-boundary-beans", "He spilled it. The beans were cold.", "spill the beans"),
     _neg("neg-far-apart-beans", "She spilled coffee on the table while the kids ate their beans.",
          "spill the beans"),

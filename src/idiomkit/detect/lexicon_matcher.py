@@ -51,6 +51,7 @@ from .variants import (
     POSSESSIVES,
     REFLEXIVES,
     SOMEONE,
+    noun_as_verb_forms,
     word_forms,
 )
 
@@ -200,6 +201,15 @@ def _takes_implicit_object(items: list[tuple[str, str]]) -> bool:
     )
 
 
+def _phrasal_verb(items: list[tuple[str, str]]) -> bool:
+    """A word, then an object slot, "it", "to" or a particle: the word is a verb ("cotton to",
+    "duke it out", "squirrel something away")."""
+    if len(items) < 2 or items[0][0] != WORD:
+        return False
+    kind, key = items[1]
+    return kind in (OBJ, REFL) or (kind == WORD and (key in PARTICLES or key in ("it", "to")))
+
+
 def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
     """Turn an idiom's dictionary form into pattern items (one list per variant)."""
     tokens = [t.norm for t in tokenize(idiom) if t.norm[:1].isalnum() or t.norm[:1] == "'"]
@@ -248,11 +258,23 @@ def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
         n_before = len([t for t in tokenize(before) if t.norm[:1].isalnum()])
         items.insert(min(n_before, len(items)), (GAP, "..."))
     variants = [items]
-    # A hyphenated compound may also be written as one word ("back-burner" / "backburner").
+    # A hyphenated compound may also be written as one word ("back-burner" / "backburner"),
+    # and so may an open noun compound ("head hunter" / "headhunter", "cake walk").
     if compound:
         joined = idiom.replace("-", "").lower()
         variants.append([(WORD, joined)])
+    elif _open_compound(items):
+        variants.append([(WORD, items[0][1] + items[1][1])])
     return variants
+
+
+def _open_compound(items: list[tuple[str, str]]) -> bool:
+    """Two content words, the second a noun: "head hunter", not "stand by" or "work out"."""
+    if len(items) != 2 or any(kind != WORD for kind, _ in items):
+        return False
+    first, second = (key for _, key in items)
+    return (first.isalpha() and second.isalpha() and first not in FUNCTION_WORDS
+            and second not in FUNCTION_WORDS and "NOUN" in lemminflect.getAllLemmas(second))
 
 
 class LexiconMatcher:
@@ -337,6 +359,9 @@ class LexiconMatcher:
                 key_idioms[key] += 1
                 for form in word_forms(key):
                     form_to_keys[form].add(key)
+            if _phrasal_verb(pattern.items):
+                for form in noun_as_verb_forms(pattern.items[0][1]):
+                    form_to_keys[form].add(pattern.items[0][1])
         index_: dict[str, list[_Pattern]] = defaultdict(list)
         for pattern in patterns:
             # Anchor on the most selective word: fewest idioms, then the longest word.

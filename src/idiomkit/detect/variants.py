@@ -132,6 +132,23 @@ def word_forms(word: str) -> frozenset[str]:
     return forms | {_OTHER_SPELLING[f] for f in forms if f in _OTHER_SPELLING}
 
 
+def noun_as_verb_forms(word: str) -> frozenset[str]:
+    """Regular verb endings for a word lemminflect knows only as a noun, for the verb of a
+    phrasal idiom ("cotton to": "cottoned to"; "duke it out": "duked it out"); nothing for a
+    word it knows as a verb, adjective or adverb.
+
+    >>> sorted(noun_as_verb_forms("cotton")), sorted(noun_as_verb_forms("spill"))
+    (['cotton', 'cottoned', 'cottoning', 'cottons'], [])
+    """
+    readings = lemminflect.getAllLemmas(word)
+    if not word.isalpha() or word in FUNCTION_WORDS or set(readings) - {"NOUN"}:
+        return frozenset()
+    if lemminflect.getAllInflections(word, upos="VERB"):
+        return frozenset()
+    return frozenset(form.lower() for forms in
+                     lemminflect.getAllInflectionsOOV(word, "VERB").values() for form in forms)
+
+
 #: a word's spelling on the other side of the Atlantic ("colour" <-> "color")
 _OTHER_SPELLING = {**AMERICAN_ENGLISH_SPELLINGS, **BRITISH_ENGLISH_SPELLINGS}
 
