@@ -273,8 +273,7 @@ def _open_compound(items: list[tuple[str, str]]) -> bool:
     if len(items) != 2 or any(kind != WORD for kind, _ in items):
         return False
     first, second = (key for _, key in items)
-    return (first.isalpha() and second.isalpha() and first not in FUNCTION_WORDS
-            and second not in FUNCTION_WORDS and "NOUN" in lemminflect.getAllLemmas(second))
+    return first.isalpha() and second.isalpha() and first not in FUNCTION_WORDS and _noun(second)
 
 
 class LexiconMatcher:
