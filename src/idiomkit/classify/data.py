@@ -77,23 +77,33 @@ def items_from_dataset(dataset: Iterable, *, source: str = "",
 
 def locate_spans(texts: Sequence[str], idioms: Sequence[str]) -> list[tuple[int, int] | None]:
     """Where each idiom occurs in its text: a case-insensitive exact match, else the finder's
-    match of the same idiom (inflected, with a filler), else its best match, else ``None``."""
-    out: list[tuple[int, int] | None] = []
-    finder = None
-    for text, idiom in zip(texts, idioms):
+    match of that same idiom (inflected, with a filler, passive...), else ``None``.
+
+    The finder runs over a lexicon of the idioms asked for, not the bundled one: an idiom the
+    bundled lexicon lacks is still located, and never at another idiom's words.
+    """
+    out: list[tuple[int, int] | None] = [None] * len(texts)
+    pending: list[int] = []
+    for k, (text, idiom) in enumerate(zip(texts, idioms)):
         start = text.lower().find(idiom.lower()) if idiom else -1
         if start >= 0:
-            out.append((start, start + len(idiom)))
-            continue
-        if finder is None:
-            from ..finder import Finder
+            out[k] = (start, start + len(idiom))
+        elif idiom and idiom.strip() and text.strip():
+            pending.append(k)
+    if not pending:
+        return out
+    from ..finder import Finder
+    from ..lexicon import Lexicon, LexiconEntry
 
-            finder = Finder()
-        spans = finder.find(text).idioms if text.strip() else []
-        wanted = normalize_idiom(idiom)
-        same = [s for s in spans if normalize_idiom(s.idiom) == wanted]
-        best = same[0] if same else (spans[0] if spans else None)
-        out.append((best.start, best.end) if best else None)
+    wanted = sorted({normalize_idiom(idioms[k]) for k in pending})
+    ids = {idiom: f"located-{n}" for n, idiom in enumerate(wanted)}
+    lexicon = Lexicon([LexiconEntry(id=i, idiom=idiom) for idiom, i in ids.items()],
+                      name="located")
+    finder = Finder(lexicon=lexicon, keep_nested=True, scorer=None)  # every alignment
+    for k in pending:
+        want = ids[normalize_idiom(idioms[k])]
+        same = [s for s in finder.find(texts[k]).idioms if s.idiom_id == want]
+        out[k] = (same[0].start, same[0].end) if same else None
     return out
 
 

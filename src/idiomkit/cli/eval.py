@@ -84,6 +84,64 @@ def _print_table(results: dict) -> None:
     Console().print(table)
 
 
+@eval_app.command("coverage")
+def coverage_command(
+    dataset: Annotated[str, typer.Option(
+        help="Dataset name: epie-formal, pie-english, astitch, idem, semeval-a.")]
+    = "epie-formal",
+    split: Annotated[str, typer.Option(help="Split of the dataset (e.g. train, dev, test).")]
+    = "test",
+    method: Annotated[str, typer.Option(help="Finder method: default or idem-rules.")]
+    = "default",
+    lexicon: Annotated[Path | None, typer.Option(
+        help="A lexicon CSV/JSONL instead of the bundled one.", show_default=False)] = None,
+    data_dir: Annotated[Path | None, typer.Option(
+        "--data-dir", help="Datasets folder (default: $IDIOMKIT_DATA, then ../shared/data).",
+        show_default=False)] = None,
+    output_format: Annotated[OutputFormat, typer.Option(
+        "--format", help="table (readable) or json (the results object, for other tools).")]
+    = OutputFormat.table,
+    output: Annotated[Path | None, typer.Option(
+        help="Also write the results JSON into this folder.", show_default=False)] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+) -> None:
+    """How many of a corpus's annotated expressions the finder finds where they are.
+
+    A sentence is hit when a returned idiom overlaps the annotated span, whichever lexicon
+    entry it links to. Reported over all annotated uses, the figurative ones and the literal
+    ones (which the classifier, not the finder, should turn down). No precision: other idioms
+    in a sentence are not annotated.
+
+    Example: `idiomkit eval coverage --dataset pie-english --split train`
+    """
+    with exit_on_error():
+        from ..datasets import load_dataset
+        from ..evaluate import evaluate_coverage, write_results
+        from ..finder import Finder
+
+        data = load_dataset(dataset, split, data_dir)
+        finder = Finder(method=method, lexicon=lexicon)
+        results = evaluate_coverage(finder, data, progress=progress)
+        if output is not None:
+            path = write_results(results, output)
+            typer.echo(f"results written to {path}", err=True)
+    if output_format is OutputFormat.json:
+        typer.echo(json.dumps(results, indent=2, ensure_ascii=False))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"finder coverage on {results['dataset']} {results['split']} "
+                  f"(method={results['configuration'].get('method')})")
+    for column in ("annotated uses", "found", "n", "hit rate", "unlocated"):
+        table.add_column(column)
+    for name in ("all", "figurative", "literal"):
+        row = results["metrics"][name]
+        table.add_row(name, str(row["hits"]), str(row["n"]), f"{100 * row['hit_rate']:.2f}",
+                      str(row["unlocated"]))
+    Console().print(table)
+
+
 #: Modules under ``idiomkit.cli`` that add ``eval`` sub-commands, each with
 #: ``register_eval(eval_app)``; one not written yet is skipped.
 EVAL_MODULES = ("eval_figurative", "eval_emotion", "eval_detection")

@@ -177,3 +177,33 @@ def span_token_overlap_prf(
     precision = _ratio(overlap, n_pred)
     recall = _ratio(overlap, n_gold)
     return {"precision": precision, "recall": recall, "f1": _f1(precision, recall)}
+
+
+def span_hit_rate(
+    pred_spans: Sequence[Sequence[Offsets]], gold_spans: Sequence[Offsets | None]
+) -> dict[str, float]:
+    """How many gold spans (one per document, ``None`` when it could not be located) are hit:
+    some predicted span of the same document shares at least one character with it.
+
+    A recall without a precision: for corpora that annotate one expression per sentence and
+    leave other idioms in it unannotated, a prediction elsewhere is neither right nor wrong.
+    Documents whose gold span is ``None`` are counted apart (``unlocated``).
+
+    >>> span_hit_rate([[(3, 20)], [(0, 4)], []], [(11, 20), (5, 9), None])
+    {'hit_rate': 0.5, 'hits': 1, 'n': 2, 'unlocated': 1}
+    """
+    if len(pred_spans) != len(gold_spans):
+        raise ValueError(
+            "'pred_spans' and 'gold_spans' must list the same documents. "
+            f"Got {len(pred_spans)} and {len(gold_spans)} documents."
+        )
+    _check_spans("pred_spans", pred_spans)
+    _check_spans("gold_spans", [[g] for g in gold_spans if g is not None])
+    hits = n = 0
+    for pred, gold in zip(pred_spans, gold_spans, strict=True):
+        if gold is None:
+            continue
+        n += 1
+        hits += any(start < gold[1] and end > gold[0] for start, end in pred)
+    return {"hit_rate": _ratio(hits, n), "hits": hits, "n": n,
+            "unlocated": len(gold_spans) - n}
