@@ -70,16 +70,21 @@ def build_entries(data_dir: str | Path | None = None) -> list[LexiconEntry]:
 
 
 def variant_key(idiom: str) -> str:
-    """What two dictionary forms of one idiom share: case, hyphens, articles and the slot
-    word ("one's", "someone's") aside.
+    """What two dictionary forms of one idiom share: case, hyphens, articles, the slot
+    word ("one's", "someone's") and British spelling (breame's lists) aside.
 
     >>> variant_key("The ball is in one's court") == variant_key("the ball is in someone's court")
     True
     >>> variant_key("wild goose chase") == variant_key("wild-goose chase")
     True
+    >>> variant_key("with flying colours") == variant_key("with flying colors")
+    True
     """
+    from breame.data.spelling_constants import BRITISH_ENGLISH_SPELLINGS as american
+
     words = re.findall(r"[\w']+", idiom.lower().replace("-", " "))
-    return " ".join(_SLOT_WORDS.get(w, w) for w in words if w not in _ARTICLES)
+    return " ".join(_SLOT_WORDS.get(w, american.get(w, w)) for w in words
+                    if w not in _ARTICLES)
 
 
 def supplement_path() -> Path:
