@@ -416,3 +416,11 @@ def test_idem_test_all_candidate_metrics(idem_dir, idem_test, slide_lexicon, for
     for key, value in RELEASED_IDEM_IDIOMS.items():
         assert limited[key] == pytest.approx(value, abs=0.02), key
     assert seconds < 20
+
+
+def test_idiomkit_supplement_entries_are_not_matched(wordnet) -> None:
+    """The authors' code knows SLIDE's idioms; idiomkit's own supplement is left out."""
+    lexicon = Lexicon([LexiconEntry(id="s-0", idiom="spill the beans", source="SLIDE"),
+                       LexiconEntry(id="i-0", idiom="couch potato", source="idiomkit")])
+    text = "The couch potato spilled the beans."
+    assert [s.idiom for s in IdemRulesMatcher(lexicon).match(text)] == ["spill the beans"]

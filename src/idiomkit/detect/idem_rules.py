@@ -65,6 +65,7 @@ from typing import TypeVar
 from ..document import Span
 from ..errors import LexiconError, check_param
 from ..lexicon import Lexicon
+from ..lexicon.build import SUPPLEMENT_SOURCE
 from .base import register_matcher
 from .wordnet_setup import ensure_wordnet
 
@@ -398,6 +399,9 @@ class IdemRulesMatcher:
     - ``legacy_morphy``: lemmatise like NLTK 3.8.1, as the authors did (default ``True``);
     - ``keep_nested``: accepted, no effect (all found idioms are returned).
 
+    Entries of idiomkit's own curated supplement (``source == "idiomkit"``) are left out: the
+    authors' code knows SLIDE's 5,000 idioms only.
+
     Other keyword parameters are ignored.
     """
 
@@ -439,6 +443,8 @@ class IdemRulesMatcher:
         given = self.lemmatized or {}
         idioms: list[_Idiom] = []
         for index, entry in enumerate(self.lexicon):
+            if entry.source == SUPPLEMENT_SOURCE:
+                continue
             form = given.get(entry.idiom)
             if form is None:
                 form = lemmatize_idiom(entry.idiom, self.legacy_morphy)

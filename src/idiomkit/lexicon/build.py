@@ -22,6 +22,7 @@ SLIDE_LICENSE = "CC BY-SA 3.0 (SLIDE, IBM Project Debater)"
 WIKTIONARY_LICENSE = "CC BY-SA 4.0 (Wiktionary definitions, via IDEM)"
 #: common idioms SLIDE lacks, with definitions written by the idiomkit developers
 SUPPLEMENT_LICENSE = "MIT (idiomkit curated supplement)"
+SUPPLEMENT_SOURCE = "idiomkit"
 _SENTIMENT = {"positive": "positive", "negative": "negative", "neutral": "neutral"}
 _ARTICLES = frozenset({"a", "an", "the"})
 _SLOT_WORDS = {"someone's": "one's", "somebody's": "one's", "someone": "one", "somebody": "one"}
@@ -102,7 +103,7 @@ def _supplement_entries(known: set[str]) -> list[LexiconEntry]:
             id=f"idiomkit-{row_no:04d}",
             idiom=row["idiom"].strip(),
             definition=row["definition"].strip() or None,
-            source="idiomkit",
+            source=SUPPLEMENT_SOURCE,
             license=SUPPLEMENT_LICENSE,
         )
         for row_no, row in enumerate(rows)
