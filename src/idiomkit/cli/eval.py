@@ -23,26 +23,33 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
+#: options the finder evaluations share
+MethodOption = Annotated[str, typer.Option(help="Finder method: default or idem-rules.")]
+LexiconOption = Annotated[Path | None, typer.Option(
+    help="A lexicon CSV/JSONL instead of the bundled one.", show_default=False)]
+DataDirOption = Annotated[Path | None, typer.Option(
+    "--data-dir", help="Datasets folder (default: $IDIOMKIT_DATA, then ../shared/data).",
+    show_default=False)]
+FormatOption = Annotated[OutputFormat, typer.Option(
+    "--format", help="table (readable) or json (the results object, for other tools).")]
+OutputOption = Annotated[Path | None, typer.Option(
+    help="Also write the results JSON into this folder.", show_default=False)]
+ProgressOption = Annotated[bool, typer.Option(help="Show a progress bar on stderr.")]
+
+
 @eval_app.command("identification")
 def identification_command(
     dataset: Annotated[str, typer.Option(help="Dataset name (see `idiomkit eval --help`).")]
     = "idem",
     split: Annotated[str, typer.Option(help="Split: train, test or train+test.")] = "test",
-    method: Annotated[str, typer.Option(help="Finder method: default or idem-rules.")]
-    = "default",
-    lexicon: Annotated[Path | None, typer.Option(
-        help="A lexicon CSV/JSONL instead of the bundled one.", show_default=False)] = None,
+    method: MethodOption = "default",
+    lexicon: LexiconOption = None,
     keep_nested: Annotated[bool, typer.Option(
         "--keep-nested", help="Keep idioms that overlap a better one.")] = False,
-    data_dir: Annotated[Path | None, typer.Option(
-        "--data-dir", help="Datasets folder (default: $IDIOMKIT_DATA, then ../shared/data).",
-        show_default=False)] = None,
-    output_format: Annotated[OutputFormat, typer.Option(
-        "--format", help="table (readable) or json (the results object, for other tools).")]
-    = OutputFormat.table,
-    output: Annotated[Path | None, typer.Option(
-        help="Also write the results JSON into this folder.", show_default=False)] = None,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+    data_dir: DataDirOption = None,
+    output_format: FormatOption = OutputFormat.table,
+    output: OutputOption = None,
+    progress: ProgressOption = True,
 ) -> None:
     """Select the idiom each sentence contains, out of the whole lexicon (IDEM, section 5).
 
@@ -50,21 +57,35 @@ def identification_command(
     a prediction, right when it is the gold idiom; recall = sentences whose gold idiom is among
     the predictions) and `selection_accuracy` (the top-ranked idiom is the gold one).
     """
+    from ..evaluate import evaluate_identification
+
+    results = _run_finder_eval(evaluate_identification, dataset, split, data_dir, output,
+                               progress, method=method, lexicon=lexicon,
+                               keep_nested=keep_nested)
+    _emit(results, output_format, _print_table)
+
+
+def _run_finder_eval(evaluate, dataset: str, split: str, data_dir: Path | None,
+                     output: Path | None, progress: bool, **finder_args) -> dict:
+    """Load the split, run ``evaluate(finder, data)``, write the results file if asked."""
     with exit_on_error():
         from ..datasets import load_dataset
-        from ..evaluate import evaluate_identification, write_results
+        from ..evaluate import write_results
         from ..finder import Finder
 
         data = load_dataset(dataset, split, data_dir)
-        finder = Finder(method=method, lexicon=lexicon, keep_nested=keep_nested)
-        results = evaluate_identification(finder, data, progress=progress)
+        results = evaluate(Finder(**finder_args), data, progress=progress)
         if output is not None:
             path = write_results(results, output)
             typer.echo(f"results written to {path}", err=True)
+    return results
+
+
+def _emit(results: dict, output_format: OutputFormat, print_table) -> None:
     if output_format is OutputFormat.json:
         typer.echo(json.dumps(results, indent=2, ensure_ascii=False))
-        return
-    _print_table(results)
+    else:
+        print_table(results)
 
 
 def _print_table(results: dict) -> None:
@@ -91,19 +112,12 @@ def coverage_command(
     = "epie-formal",
     split: Annotated[str, typer.Option(help="Split of the dataset (e.g. train, dev, test).")]
     = "test",
-    method: Annotated[str, typer.Option(help="Finder method: default or idem-rules.")]
-    = "default",
-    lexicon: Annotated[Path | None, typer.Option(
-        help="A lexicon CSV/JSONL instead of the bundled one.", show_default=False)] = None,
-    data_dir: Annotated[Path | None, typer.Option(
-        "--data-dir", help="Datasets folder (default: $IDIOMKIT_DATA, then ../shared/data).",
-        show_default=False)] = None,
-    output_format: Annotated[OutputFormat, typer.Option(
-        "--format", help="table (readable) or json (the results object, for other tools).")]
-    = OutputFormat.table,
-    output: Annotated[Path | None, typer.Option(
-        help="Also write the results JSON into this folder.", show_default=False)] = None,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+    method: MethodOption = "default",
+    lexicon: LexiconOption = None,
+    data_dir: DataDirOption = None,
+    output_format: FormatOption = OutputFormat.table,
+    output: OutputOption = None,
+    progress: ProgressOption = True,
 ) -> None:
     """How many of a corpus's annotated expressions the finder finds where they are.
 
@@ -114,20 +128,14 @@ def coverage_command(
 
     Example: `idiomkit eval coverage --dataset pie-english --split train`
     """
-    with exit_on_error():
-        from ..datasets import load_dataset
-        from ..evaluate import evaluate_coverage, write_results
-        from ..finder import Finder
+    from ..evaluate import evaluate_coverage
 
-        data = load_dataset(dataset, split, data_dir)
-        finder = Finder(method=method, lexicon=lexicon)
-        results = evaluate_coverage(finder, data, progress=progress)
-        if output is not None:
-            path = write_results(results, output)
-            typer.echo(f"results written to {path}", err=True)
-    if output_format is OutputFormat.json:
-        typer.echo(json.dumps(results, indent=2, ensure_ascii=False))
-        return
+    results = _run_finder_eval(evaluate_coverage, dataset, split, data_dir, output, progress,
+                               method=method, lexicon=lexicon)
+    _emit(results, output_format, _print_coverage_table)
+
+
+def _print_coverage_table(results: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
