@@ -35,7 +35,7 @@ from .document import Document
 from .errors import check_param
 from .finder import Finder
 from .models.runtime import SharedStates
-from .text.pieces import piece_around
+from .text.pieces import piece_around, pieces
 
 FIGURATIVE = "figurative"
 LITERAL = "literal"
@@ -128,8 +128,9 @@ class Analyzer:
         # a long text is read in the sentence pieces around each candidate
         window = getattr(getattr(self.classifier, "config", None), "max_length", None) or 10**9
         for d, doc in enumerate(docs):
+            parts = pieces(doc.text, window)
             for s, span in enumerate(doc.idioms):
-                text, start = piece_around(doc.text, span.start, span.end, window)
+                text, start = piece_around(doc.text, parts, span.start, span.end)
                 items.append(Item(text, span.idiom or span.text,
                                   span=(span.start - start, span.end - start),
                                   definition=span.definition))

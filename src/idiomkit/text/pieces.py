@@ -7,6 +7,7 @@ the figurative classifier read every part of it, each candidate within the sente
 
 from __future__ import annotations
 
+import bisect
 import re
 
 #: characters per encoder token budgeted when a long text is cut into pieces (English
@@ -39,17 +40,20 @@ def pieces(text: str, max_tokens: int) -> list[tuple[int, str]]:
     return [(s, piece) for s, piece in out if piece]
 
 
-def piece_around(text: str, start: int, end: int, max_tokens: int) -> tuple[str, int]:
-    """The pieces of ``text`` (:func:`pieces`) that hold ``[start, end)``, joined as in the
-    text, and where they begin: the whole text when it is short.
+def piece_around(text: str, parts: list[tuple[int, str]], start: int, end: int
+                 ) -> tuple[str, int]:
+    """The pieces of ``text`` (``parts``, from :func:`pieces`, cut once per text) that hold
+    ``[start, end)``, joined as in the text, and where they begin: the whole text when it is
+    one piece.
 
-    >>> piece_around("One. Two two. Three.", 5, 8, 3)
+    >>> text = "One. Two two. Three."
+    >>> piece_around(text, pieces(text, 3), 5, 8)
     ('Two two.', 5)
     """
-    parts = pieces(text, max_tokens)
     if len(parts) == 1:
         return text, 0
-    first = max(i for i, (s, _) in enumerate(parts) if s <= start)
-    last = max(i for i, (s, _) in enumerate(parts) if s < end)
+    starts = [s for s, _ in parts]
+    first = bisect.bisect_right(starts, start) - 1
+    last = bisect.bisect_left(starts, end) - 1
     begin = parts[first][0]
     return text[begin:parts[last][0] + len(parts[last][1])], begin
