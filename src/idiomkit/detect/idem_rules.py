@@ -65,7 +65,7 @@ from typing import TypeVar
 from ..document import Span
 from ..errors import LexiconError, check_param
 from ..lexicon import Lexicon
-from ..lexicon.build import SUPPLEMENT_SOURCE
+from ..lexicon.entry import SUPPLEMENT_SOURCE
 from .base import register_matcher
 from .wordnet_setup import ensure_wordnet
 

@@ -16,13 +16,12 @@ from pathlib import Path
 
 from ..datasets.paths import checksum, dataset_file, resolve_data_dir
 from ..errors import DataError
-from .entry import LexiconEntry
+from .entry import SUPPLEMENT_SOURCE, LexiconEntry
 
 SLIDE_LICENSE = "CC BY-SA 3.0 (SLIDE, IBM Project Debater)"
 WIKTIONARY_LICENSE = "CC BY-SA 4.0 (Wiktionary definitions, via IDEM)"
 #: common idioms SLIDE lacks, with definitions written by the idiomkit developers
 SUPPLEMENT_LICENSE = "MIT (idiomkit curated supplement)"
-SUPPLEMENT_SOURCE = "idiomkit"
 _SENTIMENT = {"positive": "positive", "negative": "negative", "neutral": "neutral"}
 _ARTICLES = frozenset({"a", "an", "the"})
 _SLOT_WORDS = {"someone's": "one's", "somebody's": "one's", "someone": "one", "somebody": "one"}

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+#: ``source`` of the entries idiomkit's curated supplement adds to SLIDE
+SUPPLEMENT_SOURCE = "idiomkit"
+
 
 @dataclass(frozen=True)
 class LexiconEntry:
