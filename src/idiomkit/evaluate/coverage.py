@@ -13,16 +13,9 @@ classifier decides, so a literal use found is the finder doing its job.
 
 from __future__ import annotations
 
-import sys
-import time
-from collections.abc import Callable
 from typing import Any
 
-from tqdm import tqdm
-
-from ..document import Document
-from ..errors import IdiomkitError
-from .identification import finder_configuration
+from .identification import find_all, finder_configuration
 from .metrics import span_hit_rate
 from .results import make_results
 
@@ -39,21 +32,11 @@ def evaluate_coverage(finder: Any, dataset: Any, *, progress: bool = True) -> di
     """
     from ..classify.data import items_from_dataset
 
-    find: Callable[[str], Document] = finder.find if hasattr(finder, "find") else finder
     items = items_from_dataset(dataset, all_figurative=dataset.name == "idem")
-    predicted: list[list[tuple[int, int]]] = []
-    errors = 0
-    started = time.perf_counter()
-    for item in tqdm(items, desc=f"{TASK} {dataset.name}/{dataset.split}", unit="sent",
-                     file=sys.stderr, disable=not progress):
-        try:
-            document = find(item.text)
-        except IdiomkitError:
-            errors += 1
-            predicted.append([])
-            continue
-        predicted.append([(span.start, span.end) for span in document.idioms])
-    seconds = time.perf_counter() - started
+    documents, errors, seconds = find_all(finder, [item.text for item in items],
+                                          f"{TASK} {dataset.name}/{dataset.split}", progress)
+    predicted = [[] if document is None else [(span.start, span.end) for span in document.idioms]
+                 for document in documents]
 
     def rate(label: int | None) -> dict[str, float]:
         keep = [k for k, item in enumerate(items) if label is None or item.label == label]

@@ -65,6 +65,24 @@ def finder_configuration(finder: Any) -> dict[str, Any]:
     return configuration
 
 
+def find_all(finder: Any, texts: list[str], desc: str, progress: bool
+             ) -> tuple[list[Document | None], int, float]:
+    """Run ``finder`` (a :class:`~idiomkit.Finder` or a ``text -> Document`` callable) over
+    ``texts`` with a progress bar: the Documents (``None`` where the finder raised an
+    :class:`IdiomkitError`, which does not end the run), how many raised, and the seconds."""
+    find: Callable[[str], Document] = finder.find if hasattr(finder, "find") else finder
+    documents: list[Document | None] = []
+    errors = 0
+    started = time.perf_counter()
+    for text in tqdm(texts, desc=desc, unit="sent", file=sys.stderr, disable=not progress):
+        try:
+            documents.append(find(text))
+        except IdiomkitError:
+            errors += 1
+            documents.append(None)
+    return documents, errors, time.perf_counter() - started
+
+
 def evaluate_identification(
     finder: Any,
     dataset: Any,
@@ -82,19 +100,8 @@ def evaluate_identification(
     no prediction (``metrics["errors"]``) instead of ending the run. ``configuration`` is merged
     over what is read off the finder. Paper numbers are attached as ``reference`` for IDEM test.
     """
-    find: Callable[[str], Document] = finder.find if hasattr(finder, "find") else finder
-    predictions: list[list[str]] = []
     gold: list[str] = []
-    errors = 0
-    started = time.perf_counter()
-    examples = tqdm(
-        dataset.examples,
-        desc=f"{TASK} {dataset.name}/{dataset.split}",
-        unit="sent",
-        file=sys.stderr,
-        disable=not progress,
-    )
-    for example in examples:
+    for example in dataset.examples:
         if not example.idiom:
             raise DataError(
                 "E309",
@@ -102,14 +109,12 @@ def evaluate_identification(
                 "identification needs one per example. Use a dataset with idiom annotations.",
             )
         gold.append(example.idiom)
-        try:
-            document = find(example.text)
-        except IdiomkitError:
-            errors += 1
-            predictions.append([])
-            continue
-        predictions.append([span.idiom or span.text for span in document.idioms])
-    seconds = time.perf_counter() - started
+    documents, errors, seconds = find_all(
+        finder, [example.text for example in dataset.examples],
+        f"{TASK} {dataset.name}/{dataset.split}", progress)
+    predictions = [[] if document is None else
+                   [span.idiom or span.text for span in document.idioms]
+                   for document in documents]
 
     scores = identification_scores(predictions, gold)
     metrics = {
