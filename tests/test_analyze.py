@@ -189,3 +189,18 @@ def test_a_candidate_past_the_encoders_window_is_judged_in_its_own_sentence(anal
         assert late.start == len(filler) + alone.start
         assert late.p_figurative == pytest.approx(alone.p_figurative, abs=1e-4)
         assert late.label == alone.label
+
+
+@pytest.mark.parametrize("device, code", [("tpu", "E604"), ("cuda", "E605")])
+def test_train_default_checks_the_device_before_loading_data(tmp_path, device, code):
+    """`train default --device` fails at once with a coded error (no dataset is read: the
+    data folder given does not exist)."""
+    import torch
+
+    if device == "cuda" and torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    result = CliRunner().invoke(app, ["train", "default", "--device", device, "--lr", "5e-4",
+                                      "--output", str(tmp_path / "m"),
+                                      "--data-dir", str(tmp_path / "no-data")])
+    assert result.exit_code != 0 and code in result.output, result.output
+    assert not (tmp_path / "m").exists()

@@ -30,8 +30,15 @@ def default_command(
                                            "train the head only.")] = 0,
     head_hidden: Annotated[int, typer.Option(min=0, help="Hidden units of the head "
                                              "(0 = linear).")] = 256,
+    lr: Annotated[float, typer.Option(help="Learning rate (head and adapters).")] = 1e-3,
     seed: Annotated[int, typer.Option()] = 0,
     threads: Annotated[int, typer.Option(min=1, help="torch.set_num_threads")] = 2,
+    device: Annotated[str, typer.Option(
+        help="cpu, cuda (cuda:N) or auto. A GPU makes --lora-rank > 0 practical.")] = "cpu",
+    hold_out_idioms: Annotated[float, typer.Option(
+        min=0.0, max=0.99, help="Leave this fraction of the idioms (seeded) out of training and "
+        "report scores on their sentences (metrics.unseen_idioms): how the recipe does on "
+        "idioms it never saw. Such a model is for measuring, not shipping.")] = 0.0,
     min_recall: Annotated[float, typer.Option(
         help="Threshold rule: the highest threshold keeping EPIE dev idiomatic recall >= this."
     )] = 0.92,
@@ -51,7 +58,8 @@ def default_command(
         from ..classify.default import train_default
 
         card = train_default(output, data_dir=data_dir, seed=seed, num_layers=num_layers,
-                             epochs=epochs, threads=threads, min_recall=min_recall,
+                             epochs=epochs, lr=lr, threads=threads, device=device,
+                             hold_out=hold_out_idioms, min_recall=min_recall,
                              lora_rank=lora_rank, head_hidden=head_hidden,
                              pie_idiomatic=pie_idiomatic, idem_train=idem_train)
     typer.echo(json.dumps(card["metrics"], indent=2))
