@@ -63,6 +63,11 @@ INFLECTION = [
          "duke it out", "duked it out"),
     _pos("infl-noun-as-verb-hoofing", "After work, hoofing it through the park clears my mind.",
          "hoof it", "hoofing it"),
+    # coordinated verbs inflect together, also a first verb lemminflect knows only as a noun
+    _pos("infl-coordinated-wined-dined", "He'd wined and dined the hostile little girl.",
+         "wine and dine", "wined and dined"),
+    _pos("infl-coordinated-wining-dining", "They were wining and dining their clients.",
+         "wine and dine", "wining and dining"),
     _pos("infl-past-spilled", "She spilled the beans about the party.", "spill the beans",
          "spilled the beans"),
     _pos("infl-irregular-spilt", "He has spilt the beans again.", "spill the beans",
@@ -340,6 +345,13 @@ CONTRACTIONS = [
          "an offer one can't refuse", "offer he couldn't refuse"),
     _pos("contr-cannot-with-pronoun-slot", "It was an offer they cannot refuse.",
          "an offer one can't refuse", "offer they cannot refuse"),
+    # text tokenised beforehand (corpora such as the BNC): the clitic stands apart
+    _pos("contr-pretokenised-possessive", "He pulled his sister 's leg again .",
+         "pull someone's leg", "pulled his sister 's leg"),
+    _pos("contr-pretokenised-somebody-s", "Sometimes you catch somebody 's eye and laugh .",
+         "catch someone's eye", "catch somebody 's eye"),
+    _pos("contr-pretokenised-curly", "She pulled her brother ’s leg .", "pull someone's leg",
+         "pulled her brother ’s leg"),
 ]
 
 # --- letter case ----------------------------------------------------------------------------

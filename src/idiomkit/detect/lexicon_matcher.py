@@ -210,6 +210,13 @@ def _phrasal_verb(items: list[tuple[str, str]]) -> bool:
     return kind in (OBJ, REFL) or (kind == WORD and (key in PARTICLES or key in ("it", "to")))
 
 
+def _coordinated_verbs(items: list[tuple[str, str]]) -> bool:
+    """"X and Y" with Y a verb that is no noun: X is a verb too, whatever lemminflect knows it as
+    ("wine and dine": "wined and dined")."""
+    return len(items) == 3 and all(kind == WORD for kind, _ in items) \
+        and items[1][1] == "and" and _bare_verb(items[2][1])
+
+
 def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
     """Turn an idiom's dictionary form into pattern items (one list per variant)."""
     tokens = [t.norm for t in tokenize(idiom) if t.norm[:1].isalnum() or t.norm[:1] == "'"]
@@ -358,7 +365,7 @@ class LexiconMatcher:
                 key_idioms[key] += 1
                 for form in word_forms(key):
                     form_to_keys[form].add(key)
-            if _phrasal_verb(pattern.items):
+            if _phrasal_verb(pattern.items) or _coordinated_verbs(pattern.items):
                 for form in noun_as_verb_forms(pattern.items[0][1]):
                     form_to_keys[form].add(pattern.items[0][1])
         index_: dict[str, list[_Pattern]] = defaultdict(list)

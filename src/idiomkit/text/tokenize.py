@@ -10,6 +10,11 @@ same tokens. Each token keeps its character offsets into the original text and a
 >>> t = tokenize("Kids' toys")[1]
 >>> (t.text, t.norm, t.start, t.end)
 ("'", "'s", 4, 5)
+
+Text tokenised beforehand (as in many corpora) keeps its clitics apart; they read the same:
+
+>>> [t.norm for t in tokenize("He pulled his sister 's leg , they 're sure .")]
+['he', 'pulled', 'his', 'sister', "'s", 'leg', ',', 'they', 'are', 'sure', '.']
 """
 
 from __future__ import annotations
@@ -21,11 +26,14 @@ from typing import NamedTuple
 # Hyphens and dashes are separators that produce no token. Any other non-space character is a
 # one-character punctuation token.
 # "â\x80\x94" is a dash mis-decoded as Latin-1 (common in scraped and generated corpora).
-_TOKEN_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|['’]|[^\w\s\-‐‑‒–—―]")
+# A clitic standing apart ("sister 's", "they 're": text tokenised beforehand) is one token.
+_APOSTROPHE_OR_CLITIC = r"['’](?:(?i:s|re|ll|ve|d|m)(?![^\W_]))?"
+_TOKEN_RE = re.compile(
+    r"[^\W_]+(?:['’][^\W_]+)*|" + _APOSTROPHE_OR_CLITIC + r"|[^\w\s\-‐‑‒–—―]")
 # The slower pattern, used only when a text contains such mis-decoded dashes.
 _MOJIBAKE_TOKEN_RE = re.compile(
-    r"â[\x80-\x9f][\x80-\xbf]?|(?:[^\W_â]|â(?![\x80-\x9f]))+(?:['’][^\W_]+)*|['’]"
-    r"|[^\w\s\-‐‑‒–—―]"
+    r"â[\x80-\x9f][\x80-\xbf]?|(?:[^\W_â]|â(?![\x80-\x9f]))+(?:['’][^\W_]+)*|"
+    + _APOSTROPHE_OR_CLITIC + r"|[^\w\s\-‐‑‒–—―]"
 )
 _CLITIC_RE = re.compile(r"^(.+?)(['’](?:s|re|ll|ve|d|m))$", re.IGNORECASE)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'"})
@@ -59,6 +67,9 @@ def tokenize(text: str) -> list[Token]:
         elif lower == "cannot":
             append(Token(piece[:3], "can", start, start + 3))
             append(Token(piece[3:], "not", start + 3, end))
+        elif lower[0] in "'’" and len(piece) > 1:  # a clitic standing apart
+            lower = lower.translate(_APOSTROPHES)
+            append(Token(piece, _CLITIC_NORMS.get(lower, lower), start, end))
         elif len(piece) > 2:
             lower = lower.translate(_APOSTROPHES)
             if lower.endswith("n't") and len(lower) > 3:
