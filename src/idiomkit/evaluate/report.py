@@ -56,16 +56,22 @@ def flatten_metrics(metrics: dict[str, Any], prefix: str = "") -> dict[str, Any]
 #: per-run breakdowns a results file keeps for its own command's tables, not report columns
 #: (AStitch's rows per format and seed, IDEM's per-emotion table, an audit's folds)
 DETAIL_KEYS = frozenset({"by_format", "per_emotion", "folds"})
+#: blocks reported by one score each (the baselines' full binary scores stay in the file)
+HEADLINE_ONLY = {"baselines": "macro_f1"}
 
 
 def summary_metrics(metrics: dict[str, Any]) -> dict[str, Any]:
-    """The report's columns: ``metrics`` flattened, without :data:`DETAIL_KEYS` and lists.
+    """The report's columns: ``metrics`` flattened, without :data:`DETAIL_KEYS` and lists,
+    and with only the headline score of :data:`HEADLINE_ONLY` blocks.
 
-    >>> summary_metrics({"f1": 0.5, "by_format": {"span": {"dev": 0.4}}, "history": [1, 2]})
-    {'f1': 0.5}
+    >>> summary_metrics({"f1": 0.5, "by_format": {"span": {"dev": 0.4}}, "history": [1, 2],
+    ...                  "baselines": {"majority": {"test": {"macro_f1": 0.2, "n": 9}}}})
+    {'f1': 0.5, 'baselines.majority.test.macro_f1': 0.2}
     """
     kept = {k: v for k, v in metrics.items() if k not in DETAIL_KEYS and not isinstance(v, list)}
-    return {k: v for k, v in flatten_metrics(kept).items() if not isinstance(v, list)}
+    return {k: v for k, v in flatten_metrics(kept).items() if not isinstance(v, list)
+            and (k.split(".")[0] not in HEADLINE_ONLY
+                 or k.endswith("." + HEADLINE_ONLY[k.split(".")[0]]))}
 
 
 def _cell(value: Any, percent: bool = False) -> str:
