@@ -65,12 +65,27 @@ def test_find_pretty_prints_a_table():
 
 
 def test_find_include_filtered_adds_the_entries_slide_filters_out():
-    text = "Their losses were only the tip of the iceberg."
+    text = "Their jobs were at stake after the merger."
     idioms = [s["idiom"] for s in json.loads(invoke("find", text).stdout)["idioms"]]
-    assert "tip of the iceberg" not in idioms
+    assert "at stake" not in idioms
     result = invoke("find", "--include-filtered", text)
     assert result.exit_code == 0
-    assert [s["idiom"] for s in json.loads(result.stdout)["idioms"]] == ["tip of the iceberg"]
+    assert [s["idiom"] for s in json.loads(result.stdout)["idioms"]] == ["at stake"]
+
+
+def test_everyday_idioms_slide_filters_out_are_matched_anyway():
+    """SLIDE's filter-out flag is kept for all but a curated few in everyday figurative use."""
+    from idiomkit.lexicon import load_lexicon
+    from idiomkit.lexicon.build import MATCHED_DESPITE_SLIDE_FILTER
+
+    for text, idiom in [("Their losses were only the tip of the iceberg.", "tip of the iceberg"),
+                        ("The big firms take the lion's share of the profits.", "lion's share")]:
+        found = json.loads(invoke("find", text).stdout)["idioms"]
+        assert [s["idiom"] for s in found] == [idiom]
+    entries = {e.idiom: e for e in load_lexicon()}
+    assert all(not entries[i].filter_out and entries[i].extra["slide_filter_out"]
+               for i in MATCHED_DESPITE_SLIDE_FILTER)
+    assert sum(e.filter_out for e in entries.values()) == 103 - len(MATCHED_DESPITE_SLIDE_FILTER)
 
 
 def test_find_min_confidence_drops_low_confidence_idioms():
