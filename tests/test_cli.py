@@ -88,6 +88,25 @@ def test_everyday_idioms_slide_filters_out_are_matched_anyway():
     assert sum(e.filter_out for e in entries.values()) == 103 - len(MATCHED_DESPITE_SLIDE_FILTER)
 
 
+def test_find_every_group_keeps_several_idioms_per_sentence():
+    """The IDEM-calibrated default keeps a sentence's best idiom and confident others; with
+    --every-group a second idiom elsewhere in the sentence stays, however unsure; analyze
+    takes the option too."""
+    text = "It was about time Sebastian got his act together."
+
+    def found(command, *args, text=text):
+        result = invoke(command, *args, text)
+        assert result.exit_code == 0, result.output
+        return [s["idiom"] for s in json.loads(result.stdout)["idioms"]]
+
+    assert found("find") == ["about time"]
+    assert found("find", "--every-group") == ["about time", "get one's act together"]
+    assert "get one's act together" in found("analyze", "--every-group", "--keep-literal")
+    # overlapping candidates still go to the better one
+    assert found("find", "--every-group", text="It gets to the point where I give up.") \
+        == ["get to the point"]  # not also "get the point" or "to the point"
+
+
 def test_find_min_confidence_drops_low_confidence_idioms():
     def found(*args):
         result = invoke("find", *args)

@@ -55,6 +55,7 @@ def analyze_command(
     method: opts.MethodOption = "default",
     keep_nested: opts.KeepNestedOption = False,
     include_filtered: opts.IncludeFilteredOption = False,
+    every_group: opts.EveryGroupOption = False,
     min_confidence: opts.MinConfidenceOption = 0.0,
     pretty: opts.PrettyOption = False,
 ) -> None:
@@ -83,7 +84,8 @@ def analyze_command(
         if input is not None:
             RecordReader(input, input_format, text_column=text_column).close()
         finder = Finder(method=method, lexicon=lexicon, keep_nested=keep_nested,
-                        min_confidence=min_confidence, include_filtered=include_filtered)
+                        min_confidence=min_confidence, include_filtered=include_filtered,
+                        every_group=every_group)
         analyzer = Analyzer(model, threshold=threshold, keep_literal=keep_literal, finder=finder,
                             emotion=None if emotion.casefold() == "none" else emotion,
                             emotion_top=emotion_top,

@@ -34,6 +34,7 @@ def find_command(
     method: opts.MethodOption = "default",
     keep_nested: opts.KeepNestedOption = False,
     include_filtered: opts.IncludeFilteredOption = False,
+    every_group: opts.EveryGroupOption = False,
     min_confidence: opts.MinConfidenceOption = 0.0,
     pretty: opts.PrettyOption = False,
 ) -> None:
@@ -56,7 +57,8 @@ def find_command(
             # Fail on a missing or unreadable input before the (slower) finder is built.
             RecordReader(input, input_format, text_column=text_column).close()
         finder = Finder(method=method, lexicon=lexicon, keep_nested=keep_nested,
-                        min_confidence=min_confidence, include_filtered=include_filtered)
+                        min_confidence=min_confidence, include_filtered=include_filtered,
+                        every_group=every_group)
         if input is not None:
             summary = find_batch(
                 finder, input, output, input_format=input_format, text_column=text_column,

@@ -47,9 +47,15 @@ KeepNestedOption = Annotated[bool, typer.Option(
     "--keep-nested", help="Keep idioms nested inside a longer matched idiom.",
 )]
 IncludeFilteredOption = Annotated[bool, typer.Option(
-    "--include-filtered", help="Also match the 103 lexicon entries SLIDE recommends filtering "
-    "out as not idiomatic enough: real idioms (\"tip of the iceberg\", \"hot air\") beside "
-    "everyday phrases (\"work out\", \"slow down\").",
+    "--include-filtered", help="Also match the 87 lexicon entries SLIDE recommends filtering "
+    "out as not idiomatic enough that idiomkit leaves out too (\"work out\", \"at stake\"; "
+    "16 everyday idioms SLIDE flags, such as \"tip of the iceberg\", are matched anyway).",
+)]
+EveryGroupOption = Annotated[bool, typer.Option(
+    "--every-group", help="Keep several idioms per sentence: the best of every group of "
+    "overlapping candidates, however unsure (\"it was about time he got his act together\" "
+    "gives both). By default a sentence keeps its best idiom and only confident others, as "
+    "calibrated on IDEM (one idiom per sentence). Combine with --min-confidence for a floor.",
 )]
 MinConfidenceOption = Annotated[float, typer.Option(
     "--min-confidence", min=0.0, max=1.0, help="Drop idioms whose confidence (the finder's "

@@ -294,6 +294,10 @@ class LexiconMatcher:
       entries, e.g. "at stake", as not idiomatic enough);
     - ``length_bonus``: rank bonus per required word beyond the first;
     - ``costs``: a :class:`MatchCosts`;
+    - ``every_group``: with the scorer, also keep the best candidate of every group of
+      overlapping candidates that no kept one touches, however low its confidence (the
+      scorer is calibrated on IDEM, one idiom per sentence, and keeps a second idiom only
+      when it is confident: "it was about time he got his act together" gives "about time");
     - ``scorer``: ``"default"`` ranks and prunes candidates with the bundled calibrated
       :class:`~idiomkit.detect.scorer.CandidateScorer` (each span's ``confidence`` is its
       probability that the candidate is the idiom meant); a path loads another; ``None``
@@ -309,6 +313,7 @@ class LexiconMatcher:
         threshold: float = 0.8,
         keep_nested: bool = False,
         include_filtered: bool = False,
+        every_group: bool = False,
         length_bonus: float = 0.04,
         costs: MatchCosts | None = None,
         scorer: str | Path | None = "default",
@@ -317,6 +322,7 @@ class LexiconMatcher:
         self.threshold = threshold
         self.keep_nested = keep_nested
         self.include_filtered = include_filtered
+        self.every_group = every_group
         self.length_bonus = length_bonus
         self.costs = costs or MatchCosts()
         self.scorer = scorer
@@ -434,7 +440,8 @@ class LexiconMatcher:
             features = candidate_features(cands, self._lexicon_stats, norms, tokens, text)
             for cand, prob in zip(cands, self._scorer.predict(features)):
                 cand.rank = prob
-            cands = select_candidates(cands, self._scorer.min_confidence)
+            cands = select_candidates(cands, self._scorer.min_confidence,
+                                      every_group=self.every_group)
         if not self.keep_nested:
             cands = _drop_overlaps(cands)
         return cands
@@ -762,22 +769,30 @@ def _bare_verb(norm: str) -> bool:
     return norm in readings.get("VERB", ()) + readings.get("AUX", ()) and "NOUN" not in readings
 
 
-def select_candidates(scored: list[_Candidate], min_confidence: float) -> list[_Candidate]:
+def select_candidates(scored: list[_Candidate], min_confidence: float, *,
+                      every_group: bool = False) -> list[_Candidate]:
     """Rank one sentence's scored candidates (``rank`` set) and keep the ones to return.
 
     The best candidate always stays (the lexicon says these words can be this idiom); any
     other stays when it is likely enough on its own, or when it is a *strong* match: the
     dictionary form almost exactly, with at least two words that are not light words ("kick the
     bucket" next to "spill the beans"). Used at run time and by the calibration that picks
-    ``min_confidence``, so both apply the same policy.
+    ``min_confidence``, so both apply the same policy. ``every_group`` also keeps the best
+    candidate of each group of overlapping candidates that no kept one overlaps.
     """
     ranked = sorted(scored, key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
-    return ranked[:1] + [
+    kept = ranked[:1] + [
         c for c in ranked[1:]
         if c.rank >= min_confidence or (
             c.score >= 0.95 and sum(w not in LIGHT_WORDS for w in c.pattern.keyset) >= 2
         )
     ]
+    if every_group:
+        for cand in ranked:
+            if all(other.hi < cand.lo or other.lo > cand.hi for other in kept):
+                kept.append(cand)
+        kept.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
+    return kept
 
 
 def _drop_contained(cands: list[_Candidate]) -> list[_Candidate]:
