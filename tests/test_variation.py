@@ -126,6 +126,11 @@ INFLECTION = [
 
 # --- pronoun / possessive / reflexive slots -------------------------------------------------
 SLOTS = [
+    # a final "something" after a preposition is the object the idiom ends before
+    _pos("slot-trailing-something-brunt", "Carers bear the brunt of the job.",
+         "bear the brunt of something", "bear the brunt of"),
+    _pos("slot-trailing-something-beeline", "We made a beeline for the bar.",
+         "make a beeline for something", "made a beeline for"),
     _pos("slot-poss-my", "You are pulling my leg.", "pull someone's leg", "pulling my leg"),
     _pos("slot-poss-proper-name", "He pulled John's leg.", "pull someone's leg",
          "pulled John's leg"),
@@ -422,6 +427,8 @@ MULTIPLE = [
 
 # --- negatives: the words occur but do not form the idiom -----------------------------------
 NEGATIVES = [
+    # ... but where it is the idiom's own word, it must be there
+    _neg("neg-up-to-something-needs-something", "It is up to you now.", "up to something"),
     # a phrasal verb written as one word is another word ("standby", "workout")
     _neg("neg-closed-phrasal-verb", "Keep the generator on standby.", "stand by"),
     _neg("neg-sentence-boundary-beans", "He spilled it. The beans were cold.", "spill the beans"),

@@ -49,6 +49,7 @@ from .variants import (
     ONE,
     PARTICLES,
     POSSESSIVES,
+    PREPOSITIONS,
     REFLEXIVES,
     SOMEONE,
     noun_as_verb_forms,
@@ -210,6 +211,14 @@ def _phrasal_verb(items: list[tuple[str, str]]) -> bool:
     return kind in (OBJ, REFL) or (kind == WORD and (key in PARTICLES or key in ("it", "to")))
 
 
+def _trailing_object(items: list[tuple[str, str]]) -> bool:
+    """A final "something" after a preposition, in an idiom with a word that is not a function
+    word: "make a beeline for something", not "up to something" or "that's saying something"."""
+    return len(items) >= 3 and items[-1] == (OBJ, "something") and items[-2][0] == WORD \
+        and items[-2][1] in PREPOSITIONS \
+        and any(kind == WORD and key not in FUNCTION_WORDS for kind, key in items[:-2])
+
+
 def _coordinated_verbs(items: list[tuple[str, str]]) -> bool:
     """"X and Y" with Y a verb that is no noun: X is a verb too, whatever lemminflect knows it as
     ("wine and dine": "wined and dined")."""
@@ -246,7 +255,11 @@ def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
             items.append((WORD, norm))
         i += 1
     # "something" at an edge is a literal word ("up to something", "something like"); only
-    # between the idiom's words is it a placeholder ("take something with a grain of salt").
+    # between the idiom's words is it a placeholder ("take something with a grain of salt"),
+    # and after a closing preposition of an idiom with a content word, where it stands for the
+    # object the idiom ends before ("bear the brunt of something": "… of the job").
+    if _trailing_object(items):
+        items.pop()
     for edge in (0, len(items) - 1):
         if items and items[edge] == (OBJ, "something"):
             items[edge] = (WORD, "something")

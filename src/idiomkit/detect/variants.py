@@ -45,6 +45,10 @@ CONJUNCTIONS = frozenset({"and", "or", "but", "because", "while", "when", "if", 
 PARTICLES = frozenset({"out", "up", "down", "off", "in", "on", "away", "back", "over",
                        "around", "round", "through", "about", "along", "aside", "apart",
                        "together", "forward", "ahead"})
+#: prepositions that end an idiom before its object ("make a beeline for something")
+PREPOSITIONS = frozenset({"of", "to", "for", "with", "at", "from", "into", "onto", "upon", "on",
+                          "in", "over", "under", "through", "about", "off", "by", "against",
+                          "after", "around", "like", "out"})
 #: slot words in dictionary forms of idioms
 SOMEONE = frozenset({"someone", "somebody", "something", "sb", "sth", "somewhere", "anyone"})
 ONE = frozenset({"one"}) | SOMEONE
