@@ -146,12 +146,15 @@ def score_unseen(classifier, unseen: dict[str, list[Item]], threshold: float
     from ..evaluate.figurative import binary_scores
 
     every = [i for items in unseen.values() for i in items]
-    probs = dict(zip(map(id, every), classifier.predict_proba(every).tolist())) if every else {}
+    probs = classifier.predict_proba(every).tolist() if every else []  # one pass
     out: dict[str, Any] = {}
+    start = 0
     for source, items in [*unseen.items(), ("all", every)]:
+        prob = probs if source == "all" else probs[start:start + len(items)]
+        start += 0 if source == "all" else len(items)
         if not items:
             continue
-        gold, prob = [i.label for i in items], [probs[id(i)] for i in items]
+        gold = [i.label for i in items]
         out[source] = {name: binary_scores(gold, [int(p >= t) for p in prob])
                        for name, t in (("threshold", threshold), ("at_0.5", 0.5))}
         out[source]["n_idioms"] = len({idiom_key(i.idiom) for i in items})

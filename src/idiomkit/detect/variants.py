@@ -45,20 +45,24 @@ CONJUNCTIONS = frozenset({"and", "or", "but", "because", "while", "when", "if", 
 PARTICLES = frozenset({"out", "up", "down", "off", "in", "on", "away", "back", "over",
                        "around", "round", "through", "about", "along", "aside", "apart",
                        "together", "forward", "ahead"})
-#: prepositions that end an idiom before its object ("make a beeline for something")
-PREPOSITIONS = frozenset({"of", "to", "for", "with", "at", "from", "into", "onto", "upon", "on",
-                          "in", "over", "under", "through", "about", "off", "by", "against",
-                          "after", "around", "like", "out"})
+_PLAIN_PREPOSITIONS = frozenset(
+    {"of", "to", "for", "with", "at", "from", "into", "onto", "upon", "under", "against",
+     "between", "without", "within", "like", "off", "per", "via"}
+)
+#: prepositions that end an idiom before its object ("make a beeline for something"); the
+#: particles among them ("on", "over", "out") head a preposition phrase there
+PREPOSITIONS = _PLAIN_PREPOSITIONS | frozenset(
+    {"on", "in", "over", "through", "about", "around", "out", "by", "after"}
+)
 #: slot words in dictionary forms of idioms
 SOMEONE = frozenset({"someone", "somebody", "something", "sb", "sth", "somewhere", "anyone"})
 ONE = frozenset({"one"}) | SOMEONE
 FUNCTION_WORDS = (
     DETERMINERS | POSSESSIVES | OBJECT_PRONOUNS | SUBJECT_PRONOUNS | REFLEXIVES | PARTICLES
     | CONJUNCTIONS
-    | frozenset({"of", "to", "for", "with", "at", "from", "into", "onto", "upon", "under",
-                 "against", "between", "without", "within", "like", "than", "as", "not", "nor",
-                 "yet", "there", "here", "how", "who", "whom", "where", "why", "very", "too",
-                 "just", "only", "even", "still", "ever", "off", "per", "via", "n't"})
+    | _PLAIN_PREPOSITIONS
+    | frozenset({"than", "as", "not", "nor", "yet", "there", "here", "how", "who", "whom",
+                 "where", "why", "very", "too", "just", "only", "even", "still", "ever", "n't"})
 )
 #: particles that are also verbs ("she backed out", "they rounded up")
 _VERBAL_PARTICLES = frozenset({"back", "round", "down", "out", "up"})
