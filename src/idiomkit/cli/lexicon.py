@@ -29,18 +29,29 @@ def build_command(
         "inside the package).", show_default=False,
     )] = None,
 ) -> None:
-    """Join SLIDE's idioms with IDEM's Wiktionary definitions into the lexicon JSONL."""
+    """Join SLIDE's idioms with IDEM's Wiktionary definitions into the lexicon JSONL.
+
+    Building the bundled lexicon also rewrites the matcher's compile tables (every idiom
+    word's forms, precomputed so `idiomkit find` starts fast)."""
     with exit_on_error():
         from ..lexicon.build import build_lexicon
-        from ..lexicon.io import bundled_lexicon_path
+        from ..lexicon.io import bundled_lexicon_path, load_lexicon
 
         summary = build_lexicon(output or bundled_lexicon_path(), data_dir=data_dir)
+        if output is None:
+            from ..detect.lexicon_matcher import compute_tables
+            from ..detect.matcher_tables import bundled_tables_path, save_tables
+
+            tables = save_tables(compute_tables(load_lexicon(summary["output"])),
+                                 bundled_tables_path())
     typer.echo(
         f"Wrote {summary['entries']} entries ({summary['with_definition']} with a definition, "
         f"{summary['filter_out']} marked filter-out) to {summary['output']}"
     )
     typer.echo(f"sources {summary['sources_checksum']}")
     typer.echo(f"output  {summary['output_checksum']}")
+    if output is None:
+        typer.echo(f"Wrote the matcher's compile tables to {tables}")
 
 
 @lexicon_app.command("info")

@@ -29,7 +29,7 @@ import itertools
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from ..document import Span
@@ -38,6 +38,7 @@ from ..lexicon import Lexicon
 from ..text import Token, tokenize
 from ..text.inflect import lemminflect
 from .base import register_matcher
+from .matcher_tables import MatcherTables, bundled_tables
 from .scorer import LIGHT_WORDS, CandidateScorer, LexiconStats, candidate_features
 from .variants import (
     ARTICLES,
@@ -314,7 +315,9 @@ class LexiconMatcher:
     - ``scorer``: ``"default"`` ranks and prunes candidates with the bundled calibrated
       :class:`~idiomkit.detect.scorer.CandidateScorer` (each span's ``confidence`` is its
       probability that the candidate is the idiom meant); a path loads another; ``None``
-      ranks by alignment score plus ``length_bonus`` and keeps all above ``threshold``.
+      ranks by alignment score plus ``length_bonus`` and keeps all above ``threshold``;
+    - ``tables``: precomputed compile answers (:mod:`.matcher_tables`); ``None`` uses the
+      bundled ones, an empty :class:`_Answers` computes everything.
     """
 
     name = NAME
@@ -330,6 +333,7 @@ class LexiconMatcher:
         length_bonus: float = 0.04,
         costs: MatchCosts | None = None,
         scorer: str | Path | None = "default",
+        tables: _Answers | None = None,
     ) -> None:
         self.lexicon = lexicon
         self.threshold = threshold
@@ -339,6 +343,7 @@ class LexiconMatcher:
         self.length_bonus = length_bonus
         self.costs = costs or MatchCosts()
         self.scorer = scorer
+        self.tables = tables
         self._compiled = False
 
     # -- compilation -------------------------------------------------------------------
@@ -349,11 +354,12 @@ class LexiconMatcher:
         check_param(type(self).__name__, "length_bonus", self.length_bonus,
                     isinstance(self.length_bonus, (int, float)) and self.length_bonus >= 0,
                     "a float >= 0")
+        answers = _Answers(_bundled_answers() if self.tables is None else self.tables)
         patterns: list[_Pattern] = []
         for index, entry in enumerate(self.lexicon):
             if entry.filter_out and not self.include_filtered:
                 continue
-            for items in _compile_items(entry.idiom):
+            for items in answers.idiom_items(entry.idiom):
                 required = tuple(key for kind, key in items if kind == WORD)
                 if not required:
                     continue
@@ -382,10 +388,10 @@ class LexiconMatcher:
         for pattern in patterns:
             for key in set(pattern.required):
                 key_idioms[key] += 1
-                for form in word_forms(key):
+                for form in answers.word_forms(key):
                     form_to_keys[form].add(key)
             if _phrasal_verb(pattern.items) or _coordinated_verbs(pattern.items):
-                for form in noun_as_verb_forms(pattern.items[0][1]):
+                for form in answers.verb_forms(pattern.items[0][1]):
                     form_to_keys[form].add(pattern.items[0][1])
         index_: dict[str, list[_Pattern]] = defaultdict(list)
         for pattern in patterns:
@@ -415,6 +421,7 @@ class LexiconMatcher:
             general=self._scorer.general_rates(idioms) if self._scorer else [0.0] * len(idioms),
         )
         self._compiled = True
+        self.computed = answers.computed
 
     # -- matching ----------------------------------------------------------------------
     def match(self, text: str) -> list[Span]:
@@ -760,10 +767,89 @@ def _noun_before_particle(cand: _Candidate, tokens: Sequence[Token]) -> bool:
     return after in _NOUN_DETERMINERS or _noun(after)
 
 
+#: lemminflect's readings known without asking it (the bundled matcher tables)
+_KNOWN_READINGS: dict[str, dict[str, tuple[str, ...]]] = {}
+#: while :func:`compute_tables` runs: every word whose readings were asked
+_ASKED_READINGS: set[str] | None = None
+
+
 @lru_cache(maxsize=8192)
 def _readings(norm: str) -> dict[str, tuple[str, ...]]:
     """lemminflect's lemmas of ``norm`` by part of speech (read-only; cached)."""
+    known = _KNOWN_READINGS.get(norm)
+    if known is not None:
+        return known
+    if _ASKED_READINGS is not None:
+        _ASKED_READINGS.add(norm)
     return lemminflect.getAllLemmas(norm)
+
+
+class _Answers:
+    """What compiling asks of lemminflect: from precomputed tables where they have it,
+    else computed now and kept in ``computed`` (in the tables' JSON types)."""
+
+    def __init__(self, tables: _Answers | MatcherTables | None = None) -> None:
+        if isinstance(tables, _Answers):
+            self.items, self.forms, self.verbs = tables.items, tables.forms, tables.verbs
+        else:
+            tables = tables or MatcherTables()
+            self.items = {idiom: [[tuple(item) for item in variant] for variant in variants]
+                          for idiom, variants in tables.items.items()}
+            self.forms = {word: frozenset(forms) for word, forms in tables.forms.items()}
+            self.verbs = {word: frozenset(forms) for word, forms in tables.verb_forms.items()}
+        self.computed = MatcherTables()
+
+    def idiom_items(self, idiom: str) -> list[list[tuple[str, str]]]:
+        variants = self.items.get(idiom)
+        if variants is None:
+            variants = _compile_items(idiom)
+            self.computed.items[idiom] = [[list(item) for item in v] for v in variants]
+        return variants
+
+    def word_forms(self, word: str) -> frozenset[str]:
+        forms = self.forms.get(word)
+        if forms is None:
+            forms = word_forms(word)
+            self.computed.forms[word] = sorted(forms)
+        return forms
+
+    def verb_forms(self, word: str) -> frozenset[str]:
+        forms = self.verbs.get(word)
+        if forms is None:
+            forms = noun_as_verb_forms(word)
+            self.computed.verb_forms[word] = sorted(forms)
+        return forms
+
+
+@cache
+def _bundled_answers() -> _Answers:
+    """The bundled tables (:func:`.matcher_tables.bundled_tables`), converted once."""
+    tables = bundled_tables()
+    _KNOWN_READINGS.update({word: {pos: tuple(lemmas) for pos, lemmas in readings.items()}
+                            for word, readings in tables.readings.items()})
+    return _Answers(tables)
+
+
+def compute_tables(lexicon: Lexicon) -> MatcherTables:
+    """Everything compiling ``lexicon`` (filtered entries too) asks of lemminflect, computed
+    afresh: what ``idiomkit lexicon build`` stores (:mod:`.matcher_tables`)."""
+    global _ASKED_READINGS
+    matcher = LexiconMatcher(lexicon, include_filtered=True, scorer=None, tables=_Answers())
+    known = dict(_KNOWN_READINGS)
+    _KNOWN_READINGS.clear()
+    _readings.cache_clear()
+    _ASKED_READINGS = set()
+    try:
+        matcher._compile()
+        asked = _ASKED_READINGS
+    finally:
+        _ASKED_READINGS = None
+        _KNOWN_READINGS.update(known)
+        _readings.cache_clear()
+    tables = matcher.computed
+    tables.readings = {word: {pos: list(lemmas) for pos, lemmas in
+                              lemminflect.getAllLemmas(word).items()} for word in sorted(asked)}
+    return tables
 
 
 def _base_verb(norm: str) -> bool:
