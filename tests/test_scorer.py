@@ -26,7 +26,8 @@ def idioms(finder, text):
 
 
 @pytest.mark.parametrize(("text", "first", "everyday"), [
-    ("According to the coach, we are back to square one.", "square one", "according to"),
+    ("According to the coach, we are back to square one.", "back to square one",
+     "according to"),
     ("In fact, the whole plan went pear-shaped.", "go pear-shaped", "in fact"),
 ])
 def test_an_everyday_phrase_gives_way_to_a_rarer_idiom(finder, text, first, everyday):

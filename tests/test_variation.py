@@ -215,6 +215,8 @@ INSERTIONS = [
          "has finally had it"),
     _pos("ins-relative-in-reversed-bare-pair", "These are the corners that he cut.",
          "cut corners", "corners that he cut"),
+    _pos("ins-intensifier-so", "It got so out of hand that we left early.", "get out of hand",
+         "got so out of hand"),
 ]
 
 # --- passive and fronted order --------------------------------------------------------------

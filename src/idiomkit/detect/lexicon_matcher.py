@@ -63,7 +63,7 @@ NAME = "idiomkit.lexicon_matcher.v1"
 WORD, ART, POSS, OBJ, REFL, GAP = "word", "art", "poss", "obj", "refl", "gap"
 # Token categories in a text.
 (C_WORD, C_DET, C_POSS, C_REFL, C_AUX, C_CONJ, C_COMMA, C_STOP, C_PUNCT, C_ADV, C_REL,
- C_SUBJ, C_ART) = range(13)
+ C_SUBJ, C_ART, C_SO) = range(14)
 #: what an article or demonstrative (C_ART) also is wherever the scoring asks for a determiner
 _DETS = (C_DET, C_ART)
 #: determiners that, like an article, pick out one thing: inside a bare two-word idiom they
@@ -565,6 +565,10 @@ class LexiconMatcher:
             cat = categories[i]
             if cat == C_STOP:
                 return None
+            if cat == C_SO:
+                # right before an idiom word "so" is an intensifier ("got so out of hand"),
+                # elsewhere a conjunction ("he left, so they spilled the beans")
+                cat = C_ADV if i + 1 in used else C_CONJ
             if cat in (C_AUX, C_REL, C_SUBJ):
                 has_marker = True
             if cat == C_COMMA and i + 1 < hi and categories[i + 1] == C_SUBJ:
@@ -695,6 +699,8 @@ def _category(norm: str) -> int:
         return C_DET
     if norm in AUXILIARIES:
         return C_AUX
+    if norm == "so":
+        return C_SO
     if norm in CONJUNCTIONS:
         return C_CONJ
     if norm in FUNCTION_WORDS:
