@@ -57,8 +57,8 @@ def test_coverage_command_on_epie_formal_dev():
     assert result.exit_code == 0, result.output
     metrics = json.loads(result.stdout)["metrics"]
     assert metrics["all"]["n"] == 302 and metrics["all"]["unlocated"] == 0
-    # SLIDE alone finds 0.60 of EPIE Formal dev's figurative uses; with the supplement 0.78
-    assert metrics["figurative"]["hit_rate"] >= 0.75
+    # SLIDE alone finds 0.60 of EPIE Formal dev's figurative uses; with the supplement 0.88
+    assert metrics["figurative"]["hit_rate"] >= 0.85
 
 
 def test_locate_spans_finds_the_asked_idiom_or_nothing():

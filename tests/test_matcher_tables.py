@@ -22,8 +22,9 @@ from idiomkit.lexicon import Lexicon, LexiconEntry, load_lexicon
 def _compiled(matcher: lm.LexiconMatcher):
     """Everything a compile produces, comparable across matchers."""
     matcher._compile()
-    entries = {form: tuple((key, tuple((p.entry_index, tuple(p.items)) for p in patterns))
-                           for key, patterns in found)
+    entries = {form: tuple((key, bit, tuple((mask, p.entry_index, tuple(p.items))
+                                            for mask, _, p in patterns))
+                           for key, bit, patterns in found)
                for form, found in matcher._form_entries.items()}
     return entries, [vars(p) for p in matcher._patterns], matcher._lexicon_stats
 

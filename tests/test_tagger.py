@@ -70,7 +70,7 @@ from idiomkit.cli.app import app  # noqa: E402
 from idiomkit.errors import ModelError  # noqa: E402
 from idiomkit.pipeline import Analyzer  # noqa: E402
 
-NOT_IN_LEXICON = "My inbox is a bottomless pit of requests."
+NOT_IN_LEXICON = "His speech was pure word salad."
 PLAIN = ["I bought two apples and a loaf of bread at the market.",
          "The train to London was delayed by twenty minutes.",
          "She put the book back on the shelf and went to bed."]
@@ -96,7 +96,7 @@ def test_shipped_tagger_is_small_with_a_card_that_rebuilds_it():
 def test_analyze_adds_an_idiom_the_lexicon_lacks(analyzer):
     assert analyzer.finder.find(NOT_IN_LEXICON).idioms == []
     [span] = analyzer.analyze(NOT_IN_LEXICON).idioms
-    assert span.text == "a bottomless pit" and span.source == "tagger"
+    assert span.text == "word salad" and span.source == "tagger"
     assert span.confidence >= analyzer.tagger.config.threshold  # the tagger's score
     assert span.label == "figurative" and span.p_figurative >= analyzer.threshold  # judged
     assert span.idiom == "" and span.definition is None
@@ -195,4 +195,4 @@ def test_a_long_text_is_tagged_to_its_end(analyzer):
     text = filler + NOT_IN_LEXICON
     assert len(analyzer.tagger.tokenizer.encode(text).ids) == analyzer.tagger.config.max_length
     [span] = analyzer.tagger.tag([text])[0]
-    assert text[span.start:span.end] == "a bottomless pit"
+    assert text[span.start:span.end] == "word salad"

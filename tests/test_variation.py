@@ -114,7 +114,7 @@ INFLECTION = [
          "burnt her bridges"),
     _pos("infl-irregular-took", "She took the bull by the horns.", "take the bull by the horns",
          "took the bull by the horns"),
-    _pos("infl-spilled-for-spilt", "There is no use crying over spilled milk.",
+    _pos("infl-spilled-for-spilt", "They were crying over spilled milk again.",
          "cry over spilt milk", "crying over spilled milk"),
     _pos("infl-plural-noun-minds", "They changed their minds.", "change one's mind",
          "changed their minds"),

@@ -118,6 +118,8 @@ class _Pattern:
     internal_slots: tuple[str, ...] = ()
     articles: int = 0
     keyset: frozenset = frozenset()
+    #: one bit per required word (words share the 61 bits): a fast first test of the keyset
+    mask: int = 0
     #: a hyphenated compound ("heart-breaking"): its words must be adjacent and in order
     compound: bool = False
     #: the dictionary form is a list ("hook, line and sinker"): commas between its words are
@@ -394,6 +396,7 @@ class LexiconMatcher:
                 for form in answers.verb_forms(pattern.items[0][1]):
                     form_to_keys[form].add(pattern.items[0][1])
         index_: dict[str, list[_Pattern]] = defaultdict(list)
+        bits = {key: 1 << (n % 61) for n, key in enumerate(sorted(key_idioms))}
         for pattern in patterns:
             # Anchor on the most selective word: fewest idioms, then the longest word.
             pattern.anchor = min(
@@ -401,11 +404,15 @@ class LexiconMatcher:
                 key=lambda k: (key_idioms[pattern.required[k]], -len(pattern.required[k])),
             )
             pattern.keyset = frozenset(pattern.required)
+            for key in pattern.keyset:
+                pattern.mask |= bits[key]
             index_[pattern.required[pattern.anchor]].append(pattern)
-        # The hot loop's one lookup per token: each idiom word the form realises, with the
-        # patterns anchored on that word.
+        # The hot loop's one lookup per token: each idiom word the form realises, its bit,
+        # and the patterns anchored on that word (with their masks and keysets at hand).
+        anchored_on = {key: tuple((p.mask, p.keyset, p) for p in patterns)
+                       for key, patterns in index_.items()}
         self._form_entries = {
-            form: tuple((key, tuple(index_.get(key, ()))) for key in sorted(keys))
+            form: tuple((key, bits[key], anchored_on.get(key, ())) for key in sorted(keys))
             for form, keys in form_to_keys.items()
         }
         self._patterns = patterns
@@ -474,25 +481,29 @@ class LexiconMatcher:
         if not tokens:
             return [], tokens
         positions: dict[str, list[int]] = {}
-        anchored: list[_Pattern] = []
+        anchored: list[tuple[int, frozenset, _Pattern]] = []
         lookup = self._form_entries.get
+        mask = 0
         for i, token in enumerate(tokens):
             entries = lookup(token.norm)
             if entries:
-                for key, patterns in entries:
+                for key, bit, patterns in entries:
                     where = positions.get(key)
                     if where is None:
                         positions[key] = [i]
+                        mask |= bit
                         anchored.extend(patterns)
                     else:
                         where.append(i)
         if not anchored:
             return [], tokens
         present = positions.keys()
+        missing = ~mask
         best: dict[tuple[int, int, int], _Candidate] = {}
         categories: list[int] | None = None
-        for pattern in anchored:
-            if not pattern.keyset <= present:
+        for pattern_mask, keyset, pattern in anchored:
+            # the bit test rejects most patterns whose words are not all present, cheaply
+            if pattern_mask & missing or not keyset <= present:
                 continue
             if categories is None:
                 categories = list(map(_category, (t.norm for t in tokens)))
