@@ -174,6 +174,13 @@ SLOTS = [
          "pulled myself together"),
     _pos("slot-refl-ourselves", "We pulled ourselves together.", "pull oneself together",
          "pulled ourselves together"),
+    # a final reflexive is the idiom's own word: any reflexive, inside the span
+    _pos("slot-refl-final-myself", "I could kick myself for missing it.", "kick oneself",
+         "kick myself"),
+    _pos("slot-refl-final-herself", "She was beside herself with worry.", "beside oneself",
+         "beside herself"),
+    _pos("slot-refl-final-in-span", "He made a fool of himself.", "make a fool of oneself",
+         "made a fool of himself"),
 ]
 
 # --- inserted determiners, adjectives, adverbs ----------------------------------------------
@@ -429,6 +436,8 @@ MULTIPLE = [
 
 # --- negatives: the words occur but do not form the idiom -----------------------------------
 NEGATIVES = [
+    # a final reflexive must be there: "fall over oneself" is not "fall over"
+    _neg("neg-final-reflexive-missing", "The cat fell over the wall.", "fall over oneself"),
     # ... but where it is the idiom's own word, it must be there
     _neg("neg-up-to-something-needs-something", "It is up to you now.", "up to something"),
     # a phrasal verb written as one word is another word ("standby", "workout")

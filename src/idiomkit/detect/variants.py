@@ -162,6 +162,8 @@ _OTHER_SPELLING = {**AMERICAN_ENGLISH_SPELLINGS, **BRITISH_ENGLISH_SPELLINGS}
 
 
 def _same_spelling_forms(word: str) -> frozenset[str]:
+    if word == "oneself":  # an idiom's final reflexive: any reflexive
+        return REFLEXIVES
     if word in _CLITIC_FORMS:
         return _CLITIC_FORMS[word]
     if word == "would":
