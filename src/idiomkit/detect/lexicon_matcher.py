@@ -829,17 +829,17 @@ class _Answers:
         return variants
 
     def word_forms(self, word: str) -> frozenset[str]:
-        forms = self.forms.get(word)
-        if forms is None:
-            forms = word_forms(word)
-            self.computed.forms[word] = sorted(forms)
-        return forms
+        return self._forms(self.forms, self.computed.forms, word, word_forms)
 
     def verb_forms(self, word: str) -> frozenset[str]:
-        forms = self.verbs.get(word)
+        return self._forms(self.verbs, self.computed.verb_forms, word, noun_as_verb_forms)
+
+    @staticmethod
+    def _forms(known: dict, computed: dict, word: str, compute) -> frozenset[str]:
+        forms = known.get(word)
         if forms is None:
-            forms = noun_as_verb_forms(word)
-            self.computed.verb_forms[word] = sorted(forms)
+            forms = compute(word)
+            computed[word] = sorted(forms)
         return forms
 
 
