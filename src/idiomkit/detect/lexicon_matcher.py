@@ -257,15 +257,15 @@ def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
         else:
             items.append((WORD, norm))
         i += 1
-    # "something" at an edge is a literal word ("up to something", "something like"); only
-    # between the idiom's words is it a placeholder ("take something with a grain of salt"),
-    # and after a closing preposition of an idiom with a content word, where it stands for the
-    # object the idiom ends before ("bear the brunt of something": "… of the job").
     if len(items) > 1 and items[-1][0] == REFL:
         # a reflexive that ends an idiom is what makes it one: "fall over oneself" is not
         # "fall over", "beside oneself" not "beside"; so it is a required word that any
         # reflexive realises ("kicked myself", "beside herself")
         items[-1] = (WORD, "oneself")
+    # "something" at an edge is a literal word ("up to something", "something like"); only
+    # between the idiom's words is it a placeholder ("take something with a grain of salt"),
+    # and after a closing preposition of an idiom with a content word, where it stands for the
+    # object the idiom ends before ("bear the brunt of something": "… of the job").
     if _trailing_object(items):
         items.pop()
     for edge in (0, len(items) - 1):
