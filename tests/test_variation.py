@@ -222,6 +222,7 @@ INSERTIONS = [
          "has finally had it"),
     _pos("ins-relative-in-reversed-bare-pair", "These are the corners that he cut.",
          "cut corners", "corners that he cut"),
+    _pos("ins-adverb-before-verb-it", "He really blew it this time.", "blow it", "blew it"),
     _pos("ins-intensifier-so", "It got so out of hand that we left early.", "get out of hand",
          "got so out of hand"),
 ]
@@ -635,6 +636,15 @@ def test_headline_example(finder):
     assert text[best.start:best.end] == best.text
     assert [text[a:b] for a, b in best.token_offsets][0] == "poured"
     assert [text[a:b] for a, b in best.token_offsets][-1] == "heart"
+
+
+def test_a_verb_it_idiom_is_one_block():
+    """Even as a bare candidate (no scorer, overlaps kept): in "kick myself for missing it"
+    "it" is the object of "missing", not part of "kick it"."""
+    candidates = Finder(scorer=None, keep_nested=True)
+    found = [s.idiom for s in candidates.find("I could kick myself for missing it.").idioms]
+    assert found == ["kick oneself"]
+    assert [s.text for s in candidates.find("He really blew it.").idioms] == ["blew it"]
 
 
 def test_case_idioms_are_in_the_lexicon(finder):

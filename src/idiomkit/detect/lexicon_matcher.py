@@ -152,6 +152,9 @@ class _Pattern:
         # completely change" is not "and change"); a longer one is a clause of its own that
         # takes a subject ("and they could be done with it")
         self.tag = self.required[0] in _TAG_CONJUNCTIONS and len(self.required) <= 3
+        # a verb and "it" ("blow it", "wing it", "kick it"): said as one block, or "it" is
+        # some other verb's object ("kick myself for missing it")
+        self.verb_it = len(self.required) == 2 and self.required[1] == "it" and not self.n_slots
         # "go to …": "going to" + a verb is the future, not the idiom (_future_going_to)
         self.go_to = self.required[:2] == ("go", "to")
         # light words only and no slot ("take to", "can it"): a word inside makes another
@@ -629,7 +632,7 @@ class LexiconMatcher:
                 cost += costs.content_word * n_content
         if n_inserted > costs.max_inserted or (
                 pattern.light_inserted is not None and n_hard > pattern.light_inserted) or (
-                pattern.tag and (n_inserted or list(combo) != sorted(combo))):
+                (pattern.tag or pattern.verb_it) and (n_inserted or list(combo) != sorted(combo))):
             return None
         for k in pattern.article_gaps:
             if combo[k + 1] == combo[k] + 1:
