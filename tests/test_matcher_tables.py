@@ -10,6 +10,7 @@ import pytest
 
 from idiomkit.detect import lexicon_matcher as lm
 from idiomkit.detect.matcher_tables import (
+    MatcherTables,
     bundled_tables_path,
     current_tables,
     fingerprint,
@@ -43,7 +44,7 @@ def test_bundled_tables_are_current():
 def test_compiling_from_the_bundled_tables_equals_compiling_live():
     lexicon = load_lexicon()
     from_tables = lm.LexiconMatcher(lexicon, include_filtered=True)
-    live = lm.LexiconMatcher(lexicon, include_filtered=True, tables=lm._Answers())
+    live = lm.LexiconMatcher(lexicon, include_filtered=True, tables=MatcherTables())
     assert _compiled(from_tables) == _compiled(live)
     assert not any(vars(from_tables.computed).values())  # nothing asked of lemminflect
     assert live.computed.forms["spill"] == ["spill", "spilled", "spilling", "spills", "spilt"]
@@ -58,8 +59,8 @@ def test_idioms_missing_from_the_tables_are_computed(tmp_path):
     tables = lm.compute_tables(old)
     path = save_tables(tables, tmp_path / "tables.json.gz")
     new = _lexicon("spill the beans", "duke it out", "wine and dine", "pull someone's leg")
-    partial = lm.LexiconMatcher(new, tables=lm._Answers(current_tables(path)))
-    live = lm.LexiconMatcher(new, tables=lm._Answers())
+    partial = lm.LexiconMatcher(new, tables=current_tables(path))
+    live = lm.LexiconMatcher(new, tables=MatcherTables())
     assert _compiled(partial) == _compiled(live)
     assert set(partial.computed.items) == {"duke it out", "pull someone's leg"}
     assert partial.match("They duked it out.")[0].idiom == "duke it out"

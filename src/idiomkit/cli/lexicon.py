@@ -38,7 +38,8 @@ def build_command(
         from ..lexicon.io import bundled_lexicon_path, load_lexicon
 
         summary = build_lexicon(output or bundled_lexicon_path(), data_dir=data_dir)
-        if output is None:
+        tables = None
+        if output is None:  # the bundled lexicon: its compile tables too
             from ..detect.lexicon_matcher import compute_tables
             from ..detect.matcher_tables import bundled_tables_path, save_tables
 
@@ -50,7 +51,7 @@ def build_command(
     )
     typer.echo(f"sources {summary['sources_checksum']}")
     typer.echo(f"output  {summary['output_checksum']}")
-    if output is None:
+    if tables is not None:
         typer.echo(f"Wrote the matcher's compile tables to {tables}")
 
 

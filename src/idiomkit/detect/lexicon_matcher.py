@@ -327,7 +327,7 @@ class LexiconMatcher:
       probability that the candidate is the idiom meant); a path loads another; ``None``
       ranks by alignment score plus ``length_bonus`` and keeps all above ``threshold``;
     - ``tables``: precomputed compile answers (:mod:`.matcher_tables`); ``None`` uses the
-      bundled ones, an empty :class:`_Answers` computes everything.
+      bundled ones, an empty :class:`~.matcher_tables.MatcherTables` computes everything.
     """
 
     name = NAME
@@ -343,7 +343,7 @@ class LexiconMatcher:
         length_bonus: float = 0.04,
         costs: MatchCosts | None = None,
         scorer: str | Path | None = "default",
-        tables: _Answers | None = None,
+        tables: MatcherTables | None = None,
     ) -> None:
         self.lexicon = lexicon
         self.threshold = threshold
@@ -859,7 +859,8 @@ def compute_tables(lexicon: Lexicon) -> MatcherTables:
     """Everything compiling ``lexicon`` (filtered entries too) asks of lemminflect, computed
     afresh: what ``idiomkit lexicon build`` stores (:mod:`.matcher_tables`)."""
     global _ASKED_READINGS
-    matcher = LexiconMatcher(lexicon, include_filtered=True, scorer=None, tables=_Answers())
+    matcher = LexiconMatcher(lexicon, include_filtered=True, scorer=None,
+                             tables=MatcherTables())
     known = dict(_KNOWN_READINGS)
     _KNOWN_READINGS.clear()
     _readings.cache_clear()
