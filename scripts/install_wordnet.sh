@@ -16,7 +16,11 @@ PYTHON="${1:-}"
 
 warn() { echo "install_wordnet.sh: warning: $*" >&2; }
 
-have_debian_wordnet() { [ -f "$WORDNET_DIR/data.noun" ] && [ -f "$WORDNET_DIR/index.noun" ]; }
+# Debian ships index.sense apart, in wordnet-sense-index; NLTK's reader wants it too.
+have_debian_wordnet() {
+    [ -f "$WORDNET_DIR/data.noun" ] && [ -f "$WORDNET_DIR/index.noun" ] \
+        && [ -f "$WORDNET_DIR/index.sense" ]
+}
 
 if have_debian_wordnet; then
     echo "WordNet found in $WORDNET_DIR"
@@ -25,11 +29,11 @@ elif command -v apt-get >/dev/null 2>&1; then
     if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then
         SUDO="sudo"
     fi
-    echo "Installing wordnet-base (apt-get update && apt-get install -y wordnet-base)..."
+    echo "Installing wordnet-base and wordnet-sense-index (apt-get)..."
     if ! { $SUDO apt-get update \
            && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends \
-              wordnet-base; }; then
-        warn "apt-get could not install wordnet-base (run this script as root?)."
+              wordnet-base wordnet-sense-index; }; then
+        warn "apt-get could not install wordnet-base/wordnet-sense-index (run this script as root?)."
     fi
 else
     warn "no apt-get on this system: WordNet must come from NLTK's downloader."

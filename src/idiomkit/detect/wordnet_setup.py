@@ -3,8 +3,9 @@
 The IDEM rule-based finder lemmatises with NLTK's ``WordNetLemmatizer``, which needs the WordNet
 3.0 database under ``<nltk_data>/corpora/wordnet/``. Offline machines often cannot run
 ``nltk.download("wordnet")``, but Debian/Ubuntu ship the same database in the ``wordnet-base``
-package (``/usr/share/wordnet``). Debian leaves out one small file NLTK reads, ``lexnames`` (the
-45 lexicographer file names); it is embedded below.
+package (``/usr/share/wordnet``), with ``index.sense`` apart in ``wordnet-sense-index``. Debian
+leaves out one small file NLTK reads, ``lexnames`` (the 45 lexicographer file names); it is
+embedded below.
 
 :func:`ensure_wordnet` returns at once when NLTK can already load WordNet. Otherwise it copies
 the Debian files into ``<sys.prefix>/share/nltk_data/corpora/wordnet/`` (a directory on NLTK's
@@ -12,7 +13,8 @@ default search path), adds ``lexnames`` and loads again. When neither route work
 :class:`~idiomkit.errors.MissingDependencyError` saying what to install:
 
 * ``E501``: the ``nltk`` package is missing (``pip install 'idiomkit[idem]'``);
-* ``E502``: no WordNet data (``apt-get install wordnet-base``, or ``nltk.download("wordnet")``).
+* ``E502``: no WordNet data (``apt-get install wordnet-base wordnet-sense-index``, or
+  ``nltk.download("wordnet")``).
 """
 
 from __future__ import annotations
@@ -135,7 +137,8 @@ def ensure_wordnet(debian_dir: str | os.PathLike[str] | None = None) -> None:
                 "The 'idem-rules' method needs the WordNet 3.0 database, which NLTK cannot "
                 f"find and which is not in {source} (missing: {', '.join(missing[:3])}"
                 f"{', ...' if len(missing) > 3 else ''}). Install it with "
-                "apt-get install wordnet-base (or scripts/install_wordnet.sh), or run "
+                "apt-get install wordnet-base wordnet-sense-index (or "
+                "scripts/install_wordnet.sh), or run "
                 "python -m nltk.downloader wordnet.",
             )
         target = nltk_wordnet_dir()
@@ -152,7 +155,7 @@ def ensure_wordnet(debian_dir: str | os.PathLike[str] | None = None) -> None:
                 "E502",
                 f"WordNet was copied to {target} but NLTK still cannot load it. Remove that "
                 "directory and run python -m nltk.downloader wordnet, or reinstall "
-                "wordnet-base (apt-get install --reinstall wordnet-base).",
+                "wordnet-base (apt-get install --reinstall wordnet-base wordnet-sense-index).",
             )
         _ready = True
 
