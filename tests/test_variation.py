@@ -647,6 +647,22 @@ def test_a_verb_it_idiom_is_one_block():
     assert [s.text for s in candidates.find("He really blew it.").idioms] == ["blew it"]
 
 
+def test_a_genitive_fills_the_possessive_slot_as_a_pronoun_does():
+    """"John's", "everyone's", "the old man's" are someone's, as "his" is: no inserted word.
+    A word that is not a possessor still costs ("his left leg")."""
+    candidates = Finder(scorer=None, keep_nested=True)
+
+    def score(text: str, idiom: str) -> float:
+        return max(s.match_score for s in candidates.find(text).idioms if s.idiom == idiom)
+
+    pronoun = score("The noise got on his nerves.", "get on someone's nerves")
+    for text in ("The noise got on everyone's nerves.", "The noise got on the old man's nerves.",
+                 "The noise got on my friend's nerves.", "The noise got on the kids' nerves."):
+        assert score(text, "get on someone's nerves") == pronoun == 1.0, text
+    assert score("She pulled John's leg.", "pull someone's leg") == 1.0
+    assert score("She pulled his left leg.", "pull someone's leg") < 1.0
+
+
 def test_case_idioms_are_in_the_lexicon(finder):
     """Every idiom the cases name is a lexicon entry the default finder matches."""
     entries = {}

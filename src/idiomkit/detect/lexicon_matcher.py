@@ -63,7 +63,11 @@ NAME = "idiomkit.lexicon_matcher.v1"
 WORD, ART, POSS, OBJ, REFL, GAP = "word", "art", "poss", "obj", "refl", "gap"
 # Token categories in a text.
 (C_WORD, C_DET, C_POSS, C_REFL, C_AUX, C_CONJ, C_COMMA, C_STOP, C_PUNCT, C_ADV, C_REL,
- C_SUBJ, C_ART, C_SO) = range(14)
+ C_SUBJ, C_ART, C_SO, C_GEN) = range(15)
+#: possessives: a pronoun ("my") or the clitic of a noun's genitive (C_GEN: "John's", "the kids'")
+_POSSESSIVE = (C_POSS, C_GEN)
+#: what the words of a genitive's possessor can be ("the", "old", "man" in "the old man's")
+_POSSESSOR_WORDS = (C_WORD, C_ADV, C_ART, C_DET, C_POSS)
 #: what an article or demonstrative (C_ART) also is wherever the scoring asks for a determiner
 _DETS = (C_DET, C_ART)
 #: determiners that, like an article, pick out one thing: inside a bare two-word idiom they
@@ -578,8 +582,9 @@ class LexiconMatcher:
         n_content = 0
         n_inserted = n_hard = 0
         n_dets = 0
+        possessor = _possessor(used, lo, hi, categories) if free_poss else ()
         for i in range(lo + 1, hi):
-            if i in used:
+            if i in used or i in possessor:
                 continue
             cat = categories[i]
             if cat == C_STOP:
@@ -592,7 +597,7 @@ class LexiconMatcher:
                 has_marker = True
             if cat == C_COMMA and i + 1 < hi and categories[i + 1] == C_SUBJ:
                 cat = C_SUBJ  # "his heart, he poured out": the comma belongs to the fronting
-            if cat == C_POSS and free_poss:
+            if cat in _POSSESSIVE and free_poss:
                 free_poss -= 1
                 free_det -= 1
                 continue
@@ -617,7 +622,7 @@ class LexiconMatcher:
             n_inserted += 1
             if cat != C_ADV:
                 n_hard += 1
-            if cat in _DETS or cat in (C_POSS, C_REFL, C_REL, C_SUBJ):
+            if cat in _DETS or cat in (C_POSS, C_GEN, C_REFL, C_REL, C_SUBJ):
                 cost += costs.function_word
             elif cat == C_AUX:
                 cost += costs.auxiliary
@@ -650,7 +655,7 @@ class LexiconMatcher:
             missing = pattern.internal_poss - (pattern.n_poss - free_poss)
             missing += pattern.internal_refl - (pattern.n_refl - free_refl)
             if missing > 0:
-                if not (lo > 0 and categories[lo - 1] == C_POSS):
+                if not (lo > 0 and categories[lo - 1] in _POSSESSIVE):
                     # "close one's eyes" needs someone's eyes: "a close eye" is another idiom.
                     return None
                 # else the possessive stands just before a fronted noun ("his bluff was called")
@@ -696,6 +701,21 @@ class LexiconMatcher:
         )
 
 
+def _possessor(used: set[int], lo: int, hi: int, categories: Sequence[int]) -> range:
+    """The words of a genitive inside an alignment, which fill the idiom's someone's slot
+    with its clitic: "John", "the old man" in "pulled John's leg", "got on the old man's
+    nerves". Up to four words back from the first free "'s" after a noun, not past an idiom
+    word; an empty range when there is none."""
+    for g in range(lo + 2, hi):
+        if categories[g] == C_GEN and g not in used and categories[g - 1] == C_WORD:
+            start = g - 1
+            while (start - 1 > lo and g - start < 4 and start - 1 not in used
+                   and categories[start - 1] in _POSSESSOR_WORDS):
+                start -= 1
+            return range(start, g)
+    return range(0)
+
+
 @lru_cache(maxsize=65536)
 def _category(norm: str) -> int:
     if not (norm[:1].isalnum() or norm == "'s"):
@@ -708,6 +728,8 @@ def _category(norm: str) -> int:
         return C_REL
     if norm in _SUBJECTS:
         return C_SUBJ
+    if norm == "'s":
+        return C_GEN
     if norm in POSSESSIVES:
         return C_POSS
     if norm in REFLEXIVES:
