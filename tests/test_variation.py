@@ -647,6 +647,21 @@ def test_a_verb_it_idiom_is_one_block():
     assert [s.text for s in candidates.find("He really blew it.").idioms] == ["blew it"]
 
 
+def test_a_hyphenated_compound_inflects_only_at_its_end():
+    """"had been" is not "has-been", nor "knew it all" "a know-it-all"; a plural inside
+    stays ("sticks-in-the-mud")."""
+    candidates = Finder(scorer=None, keep_nested=True)
+
+    def found(text: str) -> set[str]:
+        return {s.idiom for s in candidates.find(text).idioms}
+
+    assert "has-been" not in found("It had been a long day.")
+    assert "has-been" in found("He is a has-been.")
+    assert "a know-it-all" not in found("The old man knew it all.")
+    assert "a know-it-all" in found("Nobody likes a know-it-all.")
+    assert "stick-in-the-mud" in found("They are real sticks-in-the-mud.")
+
+
 def test_a_genitive_fills_the_possessive_slot_as_a_pronoun_does():
     """"John's", "everyone's", "the old man's" are someone's, as "his" is: no inserted word.
     A word that is not a possessor still costs ("his left leg")."""

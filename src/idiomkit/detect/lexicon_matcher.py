@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -129,6 +130,9 @@ class _Pattern:
     #: the dictionary form is a list ("hook, line and sinker"): commas between its words are
     #: part of it, the serial comma included
     list_commas: bool = False
+    #: required words written before a hyphen ("know", "it" in "a know-it-all"): inside a
+    #: hyphenated compound they do not inflect
+    fixed: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         # slot counts, read by every alignment score (the hot path): counted once here
@@ -394,6 +398,7 @@ class LexiconMatcher:
                         articles=sum(kind == ART for kind, _ in items),
                         compound="-" in entry.idiom and " " not in entry.idiom.strip(),
                         list_commas="," in entry.idiom,
+                        fixed=_before_hyphens(entry.idiom, required),
                     )
                 )
         # Map every surface form to the idiom words it realises.
@@ -526,7 +531,8 @@ class LexiconMatcher:
                     best[ident] = cand
         return [c for c in best.values()
                 if c.score >= self.threshold and not _future_going_to(c, tokens)
-                and _light_object(c, tokens) and not _noun_before_particle(c, tokens)], tokens
+                and _light_object(c, tokens) and not _noun_before_particle(c, tokens)
+                and not _inflected_inside_compound(c, tokens)], tokens
 
     def _align(
         self,
@@ -699,6 +705,26 @@ class LexiconMatcher:
             component=NAME,
             token_offsets=[(tokens[p].start, tokens[p].end) for p in sorted(cand.positions)],
         )
+
+
+def _before_hyphens(idiom: str, required: Sequence[str]) -> tuple[int, ...]:
+    """The positions in ``required`` of the words ``idiom`` writes before a hyphen.
+
+    >>> _before_hyphens("a know-it-all", ("know", "it", "all"))
+    (0, 1)
+    """
+    before = set(re.findall(r"([\w']+)-", idiom.lower()))
+    return tuple(k for k, key in enumerate(required) if key in before) if before else ()
+
+
+def _inflected_inside_compound(cand: _Candidate, tokens: Sequence[Token]) -> bool:
+    """Whether ``cand`` reads a hyphenated compound with a word before its last one inflected:
+    a compound is one word, so only its end inflects ("nickel-and-dimed"), and "had been",
+    "knew it all" are not "has-been", "a know-it-all". A plural "s" is allowed inside
+    ("sticks-in-the-mud")."""
+    required = cand.pattern.required
+    return any(tokens[cand.positions[k]].norm not in (required[k], required[k] + "s")
+               for k in cand.pattern.fixed)
 
 
 def _possessor(used: set[int], lo: int, hi: int, categories: Sequence[int]) -> range:
