@@ -1,4 +1,4 @@
-"""``idiomkit lexicon``: build the bundled lexicon, or describe a lexicon."""
+"""``idiomkit lexicon``: build the bundled lexicon, review entries for it, or describe one."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Annotated, Any
 
 import typer
 
-from . import exit_on_error
+from . import EXIT_RECORD_ERRORS, exit_on_error
 
 lexicon_app = typer.Typer(
-    help="Build the bundled idiom lexicon (SLIDE + Wiktionary), calibrate the finder's "
-    "candidate scorer, or describe a lexicon.",
+    help="Build the bundled idiom lexicon (SLIDE + Wiktionary), review entries proposed for "
+    "it, calibrate the finder's candidate scorer, or describe a lexicon.",
     no_args_is_help=True,
 )
 
@@ -53,6 +53,72 @@ def build_command(
     typer.echo(f"output  {summary['output_checksum']}")
     if tables is not None:
         typer.echo(f"Wrote the matcher's compile tables to {tables}")
+
+
+@lexicon_app.command("review")
+def review_command(
+    proposed: Annotated[Path, typer.Argument(
+        help="The proposed entries: CSV or JSONL with 'idiom' and optional 'definition' "
+        "(the supplement's format).", show_default=False,
+    )],
+    lexicon: Annotated[Path | None, typer.Option(
+        "--lexicon", "-l", help="The lexicon they would join (default: the bundled one).",
+        show_default=False,
+    )] = None,
+    data_dir: Annotated[Path | None, typer.Option(
+        "--data-dir", help="Folder with the general text's datasets and idem/ (default: "
+        "$IDIOMKIT_DATA, then ../shared/data).", show_default=False,
+    )] = None,
+    examples: Annotated[int, typer.Option(
+        min=0, help="Matched general-text sentences shown per entry.")] = 3,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print every report as JSON (a list, in file order).")] = False,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Exit 1 when any entry is flagged (for a check before merging).",
+    )] = False,
+) -> None:
+    """Check entries before they join the lexicon: another spelling of an entry it has
+    (duplicate), a whole entry inside them or they inside one (contains, inside), how often
+    they match in general text (frequent: 5 or more per 10,000 sentences, with examples to
+    read), and in how many IDEM train sentences they are a candidate beside another gold
+    idiom (idem). The flags point at entries to read; they decide nothing. A few seconds."""
+    with exit_on_error():
+        from ..datasets import load_dataset
+        from ..detect.general_text import general_sentences
+        from ..lexicon import load_lexicon
+        from ..lexicon.review import review_entries
+
+        general, _ = general_sentences(data_dir)
+        idem = [(e.text, e.idiom) for e in load_dataset("idem", "train", data_dir=data_dir)]
+        reports = review_entries(load_lexicon(proposed), load_lexicon(lexicon), general, idem,
+                                 examples=examples)
+    flagged = [r for r in reports if r["flags"]]
+    if as_json:
+        typer.echo(json.dumps(reports, indent=2, ensure_ascii=False))
+    else:
+        _print_reviews(flagged, len(reports), len(general))
+    if strict and flagged:
+        raise typer.Exit(EXIT_RECORD_ERRORS)
+
+
+def _print_reviews(flagged: list[dict[str, Any]], n_entries: int, n_general: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(flagged)} of {n_entries} entries flagged "
+                  f"({n_general} general-text sentences)", title_justify="left")
+    for column in ("idiom", "flags", "per 10k", "idem", "why / where"):
+        table.add_column(column)
+    for report in flagged:
+        notes = [f"{name} {', '.join(report[key])}"
+                 for name, key in (("same as", "duplicate_of"), ("holds", "contains"),
+                                   ("inside", "inside")) if report[key]]
+        notes += [f"\"{e['matched']}\" in: {e['text'][:90]}"
+                  for e in report["general"]["examples"]]
+        table.add_row(report["idiom"], " ".join(report["flags"]),
+                      f"{report['general']['per_10k']:g}", str(report["idem_other_gold"]),
+                      "\n".join(notes))
+    Console().print(table)
 
 
 @lexicon_app.command("info")

@@ -75,21 +75,33 @@ def _english(dataset) -> Iterator:
 def count_matches(matcher, sentences) -> Counter:
     """Sentences each entry is a candidate in (by lower-cased idiom), with ``matcher`` a
     :class:`~.lexicon_matcher.LexiconMatcher` built with ``scorer=None, keep_nested=True``."""
+    return collect_matches(matcher, sentences)[0]
+
+
+def collect_matches(matcher, sentences, examples: int = 0) -> tuple[Counter, dict[str, list]]:
+    """:func:`count_matches`, and for each entry up to ``examples`` of the sentences it
+    matches in, as ``{"text", "matched"}`` (the matched words)."""
     lexicon = matcher.lexicon
     counts: Counter = Counter()
+    found: dict[str, list] = {}
     for text, span, target in sentences:
         cands, tokens = matcher.candidates(text)
-        found = set()
+        matched: dict[str, str] = {}
         for cand in cands:
             if span is not None and (
                 tokens[cand.lo].start < span[1] and tokens[cand.hi].end > span[0]
             ):
                 continue
             idiom = lexicon[cand.pattern.entry_index].idiom.lower()
-            if idiom != target:
-                found.add(idiom)
-        counts.update(found)
-    return counts
+            if idiom != target and idiom not in matched:
+                matched[idiom] = " ".join(tokens[p].text for p in sorted(cand.positions))
+        counts.update(matched.keys())
+        if examples:
+            for idiom, words in matched.items():
+                kept = found.setdefault(idiom, [])
+                if len(kept) < examples:
+                    kept.append({"text": text, "matched": words})
+    return counts, found
 
 
 def general_rate(count: int, n_sentences: int) -> float:
@@ -97,4 +109,4 @@ def general_rate(count: int, n_sentences: int) -> float:
     return math.log1p(PER_SENTENCES * count / n_sentences) if n_sentences else 0.0
 
 
-__all__ = ["count_matches", "general_rate", "general_sentences"]
+__all__ = ["collect_matches", "count_matches", "general_rate", "general_sentences"]
