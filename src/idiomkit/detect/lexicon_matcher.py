@@ -628,7 +628,7 @@ class LexiconMatcher:
             n_inserted += 1
             if cat != C_ADV:
                 n_hard += 1
-            if cat in _DETS or cat in (C_POSS, C_GEN, C_REFL, C_REL, C_SUBJ):
+            if cat in _DETS or cat in _POSSESSIVE or cat in (C_REFL, C_REL, C_SUBJ):
                 cost += costs.function_word
             elif cat == C_AUX:
                 cost += costs.auxiliary
@@ -733,7 +733,8 @@ def _possessor(used: set[int], lo: int, hi: int, categories: Sequence[int]) -> r
     nerves". Up to four words back from the first free "'s" after a noun, not past an idiom
     word; an empty range when there is none."""
     for g in range(lo + 2, hi):
-        if categories[g] == C_GEN and g not in used and categories[g - 1] == C_WORD:
+        if (categories[g] == C_GEN and g not in used and g - 1 not in used
+                and categories[g - 1] == C_WORD):
             start = g - 1
             while (start - 1 > lo and g - start < 4 and start - 1 not in used
                    and categories[start - 1] in _POSSESSOR_WORDS):
