@@ -40,6 +40,21 @@ def test_an_everyday_phrase_alone_is_still_found(finder):
     assert idioms(finder, "According to the coach, we played well.") == ["according to"]
 
 
+def test_a_best_candidate_under_the_floor_is_left_out(finder, tmp_path):
+    text = "It has been a long day."
+    assert idioms(finder, text) == []
+    params = json.loads(
+        (resources.files("idiomkit.detect") / "data" / "finder_scorer.json").read_text("utf-8")
+    )
+    floor = params["floor"]
+    assert 0 < floor < 0.1  # calibrated to cost at most 0.1% of IDEM train recall
+    params["floor"] = 0.0
+    path = tmp_path / "no_floor.json"
+    path.write_text(json.dumps(params), encoding="utf-8")
+    [span] = LexiconMatcher(load_lexicon(), scorer=path).match(text)
+    assert span.idiom == "has-been" and span.confidence < floor
+
+
 @pytest.mark.parametrize(("text", "idiom"), [
     ("They lived a hand-to-mouth existence for years.", "hand-to-mouth"),
     ("They lived hand to mouth for years.", "hand to mouth"),
@@ -96,6 +111,7 @@ def test_calibrate_rebuilds_the_bundled_scorer(shared_data_dir, tmp_path):
     assert fresh["general_text"] == bundled["general_text"]
     assert fresh["coef"] == pytest.approx(bundled["coef"], abs=1e-9)
     assert fresh["min_confidence"] == bundled["min_confidence"]
+    assert fresh["floor"] == bundled["floor"]
     # A guard against a broken calibration, not a target. It moves with the lexicon: each
     # entry added can be a real second idiom in an IDEM sentence ("pull my hair out" beside the
     # gold "about to"), which counts against selection (0.8907 at 10,229 entries, 0.8893 at

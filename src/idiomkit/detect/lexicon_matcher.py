@@ -327,7 +327,7 @@ class LexiconMatcher:
     - ``length_bonus``: rank bonus per required word beyond the first;
     - ``costs``: a :class:`MatchCosts`;
     - ``every_group``: with the scorer, also keep the best candidate of every group of
-      overlapping candidates that no kept one touches, however low its confidence (the
+      overlapping candidates that no kept one touches, down to the scorer's floor (the
       scorer is calibrated on IDEM, one idiom per sentence, and keeps a second idiom only
       when it is confident: "it was about time he got his act together" gives "about time");
     - ``scorer``: ``"default"`` ranks and prunes candidates with the bundled calibrated
@@ -485,7 +485,7 @@ class LexiconMatcher:
             for cand, prob in zip(cands, self._scorer.predict(features)):
                 cand.rank = prob
             cands = select_candidates(cands, self._scorer.min_confidence,
-                                      every_group=self.every_group)
+                                      floor=self._scorer.floor, every_group=self.every_group)
         if not self.keep_nested:
             cands = _drop_overlaps(cands)
         return cands
@@ -943,19 +943,21 @@ def _bare_verb(norm: str) -> bool:
     return norm in readings.get("VERB", ()) + readings.get("AUX", ()) and "NOUN" not in readings
 
 
-def select_candidates(scored: list[_Candidate], min_confidence: float, *,
+def select_candidates(scored: list[_Candidate], min_confidence: float, *, floor: float = 0.0,
                       every_group: bool = False) -> list[_Candidate]:
     """Rank one sentence's scored candidates (``rank`` set) and keep the ones to return.
 
-    The best candidate always stays (the lexicon says these words can be this idiom); any
-    other stays when it is likely enough on its own, or when it is a *strong* match: the
-    dictionary form almost exactly, with at least two words that are not light words ("kick the
-    bucket" next to "spill the beans"). Used at run time and by the calibration that picks
-    ``min_confidence``, so both apply the same policy. ``every_group`` also keeps the best
-    candidate of each group of overlapping candidates that no kept one overlaps.
+    The best candidate stays (the lexicon says these words can be this idiom) unless its
+    confidence is below ``floor``, which leaves plain words plain ("It has been a long day" is
+    no "has-been"); any other stays when it is likely enough on its own, or when it is a
+    *strong* match: the dictionary form almost exactly, with at least two words that are not
+    light words ("kick the bucket" next to "spill the beans"). Used at run time and by the
+    calibration that picks ``min_confidence`` and ``floor``, so both apply the same policy.
+    ``every_group`` also keeps the best candidate of each group of overlapping candidates that
+    no kept one overlaps, when it reaches ``floor``.
     """
     ranked = sorted(scored, key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
-    kept = ranked[:1] + [
+    kept = [c for c in ranked[:1] if c.rank >= floor] + [
         c for c in ranked[1:]
         if c.rank >= min_confidence or (
             c.score >= 0.95 and sum(w not in LIGHT_WORDS for w in c.pattern.keyset) >= 2
@@ -963,7 +965,9 @@ def select_candidates(scored: list[_Candidate], min_confidence: float, *,
     ]
     if every_group:
         for cand in ranked:
-            if all(other.hi < cand.lo or other.lo > cand.hi for other in kept):
+            if cand.rank >= floor and all(
+                other.hi < cand.lo or other.lo > cand.hi for other in kept
+            ):
                 kept.append(cand)
         kept.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
     return kept

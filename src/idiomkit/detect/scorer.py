@@ -132,6 +132,8 @@ class CandidateScorer:
         self.coef = params["coef"]
         self.intercept = params["intercept"]
         self.min_confidence = params["min_confidence"]
+        # files calibrated before the floor existed keep every sentence's best candidate
+        self.floor = params.get("floor", 0.0)
         general = params["general_text"]
         self.general_counts: dict[str, int] = general["counts"]
         self.general_sentences: int = general["sentences"]
