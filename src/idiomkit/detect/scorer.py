@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -49,6 +50,8 @@ class LexiconStats:
     has_definition: list[bool]
     hyphenated: list[bool]
     general: list[float]
+    #: :func:`_word_features` per pattern (by ``id``: patterns live as long as these stats)
+    word_features: dict[int, tuple] = field(default_factory=dict, repr=False)
 
 
 def candidate_features(
@@ -59,9 +62,7 @@ def candidate_features(
     rows = []
     n = len(cands)
     for cand in cands:
-        words = set(cand.pattern.required)
-        counts = [stats.word_idioms.get(w, 1) for w in words]
-        light = sum(w in LIGHT_WORDS for w in words) / len(words)
+        n_words, *word_features = _word_features(cand.pattern, stats)
         inside = contains = overlaps = 0.0
         best = 1.0
         for other in cands:
@@ -71,16 +72,15 @@ def candidate_features(
                 best = 0.0
             mine, theirs = set(cand.positions), set(other.positions)
             n_other = len(other.pattern.keyset)
-            if mine < theirs or (mine == theirs and len(words) < n_other):
+            if mine < theirs or (mine == theirs and n_words < n_other):
                 inside = 1.0
-            elif theirs < mine or (mine == theirs and len(words) > n_other):
+            elif theirs < mine or (mine == theirs and n_words > n_other):
                 contains = 1.0
             else:
                 overlaps = 1.0
         entry = cand.pattern.entry_index
         rows.append([
-            cand.score, float(min(len(words), 5)), light, float(light == 1.0),
-            math.log1p(min(counts)), sum(math.log1p(c) for c in counts) / len(counts),
+            cand.score, *word_features,
             float(stats.has_definition[entry]), inside, contains, overlaps,
             float(min(cand.n_inserted, 5)), float(cand.n_inversions > 0), math.log(n),
             float(cand.pattern.n_slots > 0), best, float(min(cand.hi - cand.lo + 1, 10)),
@@ -88,6 +88,20 @@ def candidate_features(
             float(stats.hyphenated[entry] == _hyphenated(cand, tokens, text)),
         ])
     return rows
+
+
+def _word_features(pattern, stats: LexiconStats) -> tuple:
+    """The idiom's number of distinct words, then the features that depend on its words alone
+    (``n_words`` … ``mean_word``), counted once per pattern: ranking is the hot path."""
+    cached = stats.word_features.get(id(pattern))
+    if cached is None:
+        words = set(pattern.required)
+        counts = [stats.word_idioms.get(w, 1) for w in words]
+        light = sum(w in LIGHT_WORDS for w in words) / len(words)
+        cached = (len(words), float(min(len(words), 5)), light, float(light == 1.0),
+                  math.log1p(min(counts)), sum(map(math.log1p, counts)) / len(counts))
+        stats.word_features[id(pattern)] = cached
+    return cached
 
 
 def _hyphenated(cand, tokens: Sequence, text: str) -> bool:
@@ -160,7 +174,5 @@ class CandidateScorer:
         return [general_rate(counts.get(idiom.lower(), 0), n) for idiom in idioms]
 
     def predict(self, rows: Sequence[Sequence[float]]) -> list[float]:
-        weights, bias, exp = self._weights, self._bias, math.exp
-        return [
-            1.0 / (1.0 + exp(-(bias + sum(w * x for w, x in zip(weights, row))))) for row in rows
-        ]
+        weights, bias, exp, mul = self._weights, self._bias, math.exp, operator.mul
+        return [1.0 / (1.0 + exp(-(bias + sum(map(mul, weights, row))))) for row in rows]
