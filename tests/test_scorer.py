@@ -118,3 +118,7 @@ def test_calibrate_rebuilds_the_bundled_scorer(shared_data_dir, tmp_path):
     # gold "about to"), which counts against selection (0.8907 at 10,229 entries, 0.8893 at
     # 11,593); an unscored ranking gets about 0.80.
     assert fresh["card"]["cv_metrics_on_train"]["selection_accuracy"] >= 0.885
+    # No feature names an idiom, so idioms held out of fitting rank as well as seen ones (a
+    # model that learnt idioms by their general-text rate would fall here).
+    unseen = fresh["card"]["cv_metrics_unseen_idioms"]["selection_accuracy"]
+    assert unseen >= fresh["card"]["cv_metrics_on_train"]["selection_accuracy"] - 0.01

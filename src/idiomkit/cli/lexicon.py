@@ -176,9 +176,12 @@ def calibrate_command(
             output = Path(str(resources.files("idiomkit.detect") / "data" / BUNDLED_SCORER))
         params = calibrate(output, data_dir=data_dir, progress=progress)
     typer.echo(f"Wrote the candidate scorer to {output}")
-    metrics = params.get("card", {}).get("cv_metrics_on_train")
-    if metrics:
-        typer.echo(f"cross-validated on train: {json.dumps(metrics)}")
+    card = params.get("card", {})
+    if card.get("cv_metrics_on_train"):
+        typer.echo(f"cross-validated on train: {json.dumps(card['cv_metrics_on_train'])}")
+    if card.get("cv_metrics_unseen_idioms"):
+        typer.echo("cross-validated by idiom (folds share no gold idiom): "
+                   f"{json.dumps(card['cv_metrics_unseen_idioms'])}")
 
 
 def summarize_lexicon(lexicon: Any) -> dict[str, Any]:
