@@ -164,22 +164,20 @@ def _choose_floor(matcher: LexiconMatcher, root: Path, idem_metrics) -> tuple[fl
     IDEM metrics at it and the figurative hit counts."""
     from ..classify.data import items_from_dataset
     from ..datasets.base import load_dataset
+    from ..evaluate.metrics import span_hit_rate
 
     figurative = [
-        (item.text, item.span)
+        item
         for name, split in TARGET_SPAN_SOURCES
         for item in items_from_dataset(load_dataset(name, split, data_dir=root))
         if item.label == 1 and item.span
     ]
-
     matcher._compile()
 
     def hits(floor: float) -> int:
         matcher._scorer.floor = floor
-        return sum(
-            any(span.start < end and span.end > start for span in matcher.match(text))
-            for text, (start, end) in figurative
-        )
+        found = [[(s.start, s.end) for s in matcher.match(item.text)] for item in figurative]
+        return span_hit_rate(found, [item.span for item in figurative])["hits"]
 
     idem_base, fig_base = idem_metrics(0.0), hits(0.0)
     floor, chosen, fig_hits = 0.0, idem_base, fig_base

@@ -93,8 +93,8 @@ def review_flags(report: dict[str, Any]) -> list[str]:
     ...               "general": {"per_10k": 7.5}, "idem_other_gold": 0})
     ['contains', 'frequent']
     """
-    flags = [name for name in ("duplicate_of", "contains", "inside") if report[name]]
-    flags = ["duplicate" if flag == "duplicate_of" else flag for flag in flags]
+    flags = [flag for flag, key in (("duplicate", "duplicate_of"), ("contains", "contains"),
+                                    ("inside", "inside")) if report[key]]
     if report["general"]["per_10k"] >= FREQUENT_PER_10K:
         flags.append("frequent")
     if report["idem_other_gold"]:
