@@ -23,7 +23,7 @@ class Finder:
     ``min_confidence`` drops spans whose ``confidence`` (the default matcher's probability that
     the candidate is the idiom meant) is below it; 0 adds no filter to the matcher's own (the
     default matcher leaves out a sentence's best candidate under the scorer's calibrated
-    ``floor``, 0.01, which leaves plain words plain). Other parameters go to the
+    ``floor``, which leaves plain words plain). Other parameters go to the
     matcher, stored as given and validated when it is built.
     """
 

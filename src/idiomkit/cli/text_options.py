@@ -61,7 +61,7 @@ EveryGroupOption = Annotated[bool, typer.Option(
 MinConfidenceOption = Annotated[float, typer.Option(
     "--min-confidence", min=0.0, max=1.0, help="Drop idioms whose confidence (the finder's "
     "probability that the candidate is the idiom meant) is below this; 0 adds no filter to the "
-    "finder's own floor (0.01, calibrated on IDEM, PIE and EPIE train: \"It has been a long "
+    "finder's own floor (calibrated on IDEM, PIE and EPIE train: \"It has been a long "
     "day.\" gives no \"has-been\"). An everyday phrase alone in a sentence scores low "
     "(\"according to\" 0.31; \"kick the bucket\" 0.94).",
 )]
