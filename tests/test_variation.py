@@ -66,6 +66,9 @@ INFLECTION = [
     # coordinated verbs inflect together, also a first verb lemminflect knows only as a noun
     _pos("infl-coordinated-wined-dined", "He'd wined and dined the hostile little girl.",
          "wine and dine", "wined and dined"),
+    # a regular comparative still reads as the idiom's adjective
+    _pos("infl-regular-comparative", "She got colder feet as the day approached.",
+         "get cold feet", "got colder feet"),
     _pos("infl-coordinated-wining-dining", "They were wining and dining their clients.",
          "wine and dine", "wining and dining"),
     _pos("infl-past-spilled", "She spilled the beans about the party.", "spill the beans",
@@ -191,6 +194,9 @@ INSERTIONS = [
          "pour one's heart out", "poured out his whole heart"),
     _pos("ins-adjective-proverbial", "He broke the proverbial ice.", "break the ice",
          "broke the proverbial ice"),
+    # a name can be a verb idiom's object ("caught Jack on the hop")
+    _pos("ins-name-as-object", "The offer caught Jack on the hop.", "caught on the hop",
+         "caught Jack on the hop"),
     _pos("ins-determiner-all", "She spilled all the beans.", "spill the beans",
          "spilled all the beans"),
     _pos("ins-adjective-big", "We finally bit the big bullet.", "bite the bullet",
@@ -537,6 +543,16 @@ NEGATIVES = [
     _neg("neg-noun-then-preposition-hike", "We took a hike up a trail.", "hike up"),
     _neg("neg-noun-then-preposition-drop", "Figures show a drop in crime rates.", "drop in"),
     _neg("neg-noun-then-preposition-take", "They gave their take on the show.", "take on"),
+    # a suppletive comparative is another word: "best" is no form of "good", "elder" of "old"
+    _neg("neg-suppletive-best", "It was nominated for Best Pop Vocal Album.", "for good"),
+    _neg("neg-suppletive-better", "Of course he had, but better play safe.", "but good"),
+    _neg("neg-suppletive-elder", "We met an elder flame of hers.", "old flame"),
+    # a prepositional phrase does not move apart
+    _neg("neg-preposition-fronted", "Years ago, our house was built on the rear of the lot.",
+         "on the house"),
+    # a name inside an idiom with no slot for it makes another phrase
+    _neg("neg-name-inside-zone", "The festival is celebrated in the North zone.", "in the zone"),
+    _neg("neg-name-inside-bay", "After a decade at Catfish Bay, the contest moved.", "at bay"),
 ]
 
 POSITIVE_GROUPS = {

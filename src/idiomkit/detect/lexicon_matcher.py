@@ -532,7 +532,8 @@ class LexiconMatcher:
         return [c for c in best.values()
                 if c.score >= self.threshold and not _future_going_to(c, tokens)
                 and _light_object(c, tokens) and not _noun_before_particle(c, tokens)
-                and not _inflected_inside_compound(c, tokens)], tokens
+                and not _inflected_inside_compound(c, tokens) and not _name_inside(c, tokens)
+                ], tokens
 
     def _align(
         self,
@@ -684,6 +685,10 @@ class LexiconMatcher:
                         # pairs at once; the first reversal is what costs.
                         n_moved += 1
                         cost += costs.inversion if n_moved == 1 else costs.particle_shift
+        if n_moved and required[0] in PREPOSITIONS:
+            # a prepositional phrase does not move apart: "the house was built on" is not
+            # "on the house", nor "the zone it was in" "in the zone"
+            return None
         if n_moved and not has_marker:
             # Reversed order is a passive or a relative clause ("the beans were spilled", "the
             # bluff that she called"); without an auxiliary or relative word ("Beans spill")
@@ -725,6 +730,22 @@ def _inflected_inside_compound(cand: _Candidate, tokens: Sequence[Token]) -> boo
     required = cand.pattern.required
     return any(tokens[cand.positions[k]].norm not in (required[k], required[k] + "s")
                for k in cand.pattern.fixed)
+
+
+def _name_inside(cand: _Candidate, tokens: Sequence[Token]) -> bool:
+    """Whether a capitalised word sits between the words of an idiom that has no slot for
+    one and does not start with a verb, in text that is not title case: the name makes another
+    phrase ("in the North zone", "at Catfish Bay", "for New England" are not "in the zone",
+    "at bay", "for England")."""
+    if cand.pattern.n_slots or "VERB" in _readings(cand.pattern.required[0]):
+        # a name can fill the slot or be the verb's object: "left Alastair Cook to his own
+        # devices", "caught Jack on the hop"
+        return False
+    used = set(cand.positions)
+    if all(tokens[p].text[:1].isupper() for p in used):
+        return False  # a title: "Keep A Close Eye On"
+    return any(tokens[i].text[:1].isupper() and tokens[i].norm != "i"
+               for i in range(cand.lo + 1, cand.hi) if i not in used)
 
 
 def _possessor(used: set[int], lo: int, hi: int, categories: Sequence[int]) -> range:

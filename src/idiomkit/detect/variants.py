@@ -83,6 +83,20 @@ _EXTRA_FORMS = {
 }
 
 
+#: lemminflect's tags of comparatives and superlatives
+_DEGREE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
+
+
+def _same_stem(form: str, word: str) -> bool:
+    """Whether ``form`` is a regular form of ``word`` rather than a suppletive one ("bigger"
+    of "big", not "better" of "good"): the same first two letters.
+
+    >>> _same_stem("bigger", "big"), _same_stem("best", "good"), _same_stem("elder", "old")
+    (True, False, False)
+    """
+    return form[:2] == word[:2]
+
+
 def _is_ing_form(word: str) -> bool:
     """Whether ``word`` is the -ing form of a verb ("going", "cutting"; not "spring", "king").
 
@@ -186,20 +200,26 @@ def _same_spelling_forms(word: str) -> frozenset[str]:
         return past
     forms = {word}
     lemmas = {word}
-    for values in lemminflect.getAllLemmas(word).values():
-        lemmas.update(values)
+    for upos, values in lemminflect.getAllLemmas(word).items():
+        # a comparative's other adjective is another word: "the best of both worlds" is not
+        # "the good of both worlds", "worse for wear" not "ill for wear"
+        lemmas.update(v for v in values if upos not in ("ADJ", "ADV") or _same_stem(v, word))
     if word not in _VERBAL_PARTICLES and word not in AUXILIARIES and (
             (lemmas - {word}) & FUNCTION_WORDS):
         # a noun made of a particle keeps its form: "ups and downs" is not "up and down"
         return frozenset({word})
+    known = False
     for lemma in lemmas:
-        for values in lemminflect.getAllInflections(lemma).values():
-            forms.update(values)
+        for tag, values in lemminflect.getAllInflections(lemma).items():
+            known = known or any(v != word for v in values)
+            # degree forms only when regular: "big" reads "bigger", but "for good" is not
+            # "for best", nor "the old guard" "the elder guard"
+            forms.update(v for v in values if tag not in _DEGREE_TAGS or _same_stem(v, word))
         if lemma in _EXTRA_FORMS:
             forms.update(_EXTRA_FORMS[lemma])
     if word in _EXTRA_FORMS:
         forms.update(_EXTRA_FORMS[word])
-    if len(forms) == 1 and word.isalpha():
+    if not known and len(forms) == 1 and word.isalpha():
         # Unknown to lemminflect ("pleaser", "cop"): regular noun and verb endings.
         for upos in ("NOUN", "VERB"):
             for values in lemminflect.getAllInflectionsOOV(word, upos).values():
