@@ -168,12 +168,27 @@ def test_csv_text_column_option_and_tsv(tmp_path):
 
 
 def test_csv_without_text_column_fails_before_reading(tmp_path):
-    path = write_bytes(tmp_path / "in.csv", b"sentence,label\nx,1\n")
+    path = write_bytes(tmp_path / "in.csv", b"body,label\nx,1\n")
     with pytest.raises(InputError) as exc:
         RecordReader(path)
     assert exc.value.code == "E107"
-    assert "columns: sentence, label" in exc.value.message
+    assert "columns: body, label" in exc.value.message
     assert "--text-column" in exc.value.message
+    # an explicit column has no fallback
+    with pytest.raises(InputError, match="no 'body' column"):
+        RecordReader(write_bytes(tmp_path / "s.csv", b"sentence\nx\n"), text_column="body")
+
+
+def test_sentence_is_read_where_the_default_text_is_absent(tmp_path):
+    csv_path = write_bytes(tmp_path / "in.csv", b"id,sentence\n7,He kicked the bucket.\n")
+    assert summary_of(read_records(csv_path)) == [(2, "7", "He kicked the bucket.", None)]
+    jsonl = write_bytes(tmp_path / "in.jsonl", b'{"id": 1, "sentence": "Hi."}\n'
+                        b'{"id": 2, "text": "Text.", "sentence": "Not this."}\n'
+                        b'{"id": 3, "sentence": 5}\n')
+    assert summary_of(read_records(jsonl)) == [
+        (1, 1, "Hi.", None), (2, 2, "Text.", None), (3, 3, None, "E102"),
+    ]
+    assert "'sentence' must be a string" in list(read_records(jsonl))[2].error.message
 
 
 def test_csv_bad_rows_become_error_records(tmp_path):

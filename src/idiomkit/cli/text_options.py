@@ -26,7 +26,8 @@ InputFormatOption = Annotated[str | None, typer.Option(
     show_default=False,
 )]
 TextColumnOption = Annotated[str, typer.Option(
-    "--text-column", help="Batch: the CSV column / JSON field holding the text.",
+    "--text-column", help="Batch: the CSV column / JSON field holding the text (by default "
+    "'text', else 'sentence' where a record or header has no 'text').",
 )]
 ResumeOption = Annotated[bool, typer.Option(
     "--resume", help="Batch: keep the complete lines already in --output, skip that many "

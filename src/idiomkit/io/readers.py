@@ -92,11 +92,17 @@ def raise_csv_field_limit() -> None:
             limit //= 2
 
 
+#: the text field read when the default ``text`` is absent (IDEM's CSV files and many corpora
+#: call it so); an explicit ``text_column`` has no fallback
+TEXT_FALLBACK = "sentence"
+
+
 class RecordReader:
     """Reads records from a file (or ``-`` for stdin) in one of :data:`INPUT_FORMATS`.
 
     Opening checks the whole file's preconditions; iterating yields :class:`Record` objects.
-    ``bytes_read`` and ``size`` let a caller show progress. Use as a context manager.
+    ``bytes_read`` and ``size`` let a caller show progress. Use as a context manager. With the
+    default ``text_column``, a record or header without ``text`` is read from ``sentence``.
     """
 
     def __init__(
@@ -208,16 +214,19 @@ class RecordReader:
         record_id = obj.get(self.id_column)
         if record_id is None:
             record_id = line_no
-        if self.text_column not in obj:
+        column = self.text_column
+        if column not in obj and column == "text" and TEXT_FALLBACK in obj:
+            column = TEXT_FALLBACK
+        if column not in obj:
             found = ", ".join(repr(k) for k in list(obj)[:10]) or "none"
             return _error(
                 line_no, record_id, "E107", f"Line {line_no} has no '{self.text_column}' field "
                 f"(fields: {found}). Add it, or name the text field with --text-column."
             )
-        text = obj[self.text_column]
+        text = obj[column]
         if not isinstance(text, str):
             return _error(
-                line_no, record_id, "E102", f"Line {line_no}: '{self.text_column}' must be a "
+                line_no, record_id, "E102", f"Line {line_no}: '{column}' must be a "
                 f"string, got {_json_type(text)}."
             )
         return Record(line_no, record_id, text)
@@ -244,6 +253,9 @@ class RecordReader:
             line_no, exc = next(iter(self._feeder.bad.items()))
             raise InputError("E105", f"{self.path}: {_not_utf8(line_no, exc).message}")
         self._header = [name.strip() for name in header]
+        if self.text_column == "text" and "text" not in self._header and (
+                TEXT_FALLBACK in self._header):
+            self.text_column = TEXT_FALLBACK
         if self.text_column not in self._header:
             raise InputError(
                 "E107", f"{self.path}, line 1: the header has no '{self.text_column}' column "
