@@ -194,6 +194,9 @@ INSERTIONS = [
          "pour one's heart out", "poured out his whole heart"),
     _pos("ins-adjective-proverbial", "He broke the proverbial ice.", "break the ice",
          "broke the proverbial ice"),
+    # a verb takes a quantifier with its object
+    _pos("ins-quantifier-after-verb", "Her new job raised many eyebrows.", "raise eyebrows",
+         "raised many eyebrows"),
     # a name can be a verb idiom's object ("caught Jack on the hop")
     _pos("ins-name-as-object", "The offer caught Jack on the hop.", "caught on the hop",
          "caught Jack on the hop"),
@@ -553,6 +556,12 @@ NEGATIVES = [
     # a name inside an idiom with no slot for it makes another phrase
     _neg("neg-name-inside-zone", "The festival is celebrated in the North zone.", "in the zone"),
     _neg("neg-name-inside-bay", "After a decade at Catfish Bay, the contest moved.", "at bay"),
+    # a quantifier inside a bare pair led by a preposition makes another phrase, and so does
+    # an article inside one led by a particle
+    _neg("neg-quantifier-in-bare-pair-times", "He remains calm at all times.", "at times"),
+    _neg("neg-quantifier-in-bare-pair-days", "She was in hospital for several days.", "for days"),
+    _neg("neg-article-in-particle-pair-state", "There are five orchestras in the state.",
+         "in state"),
 ]
 
 POSITIVE_GROUPS = {

@@ -64,16 +64,22 @@ NAME = "idiomkit.lexicon_matcher.v1"
 WORD, ART, POSS, OBJ, REFL, GAP = "word", "art", "poss", "obj", "refl", "gap"
 # Token categories in a text.
 (C_WORD, C_DET, C_POSS, C_REFL, C_AUX, C_CONJ, C_COMMA, C_STOP, C_PUNCT, C_ADV, C_REL,
- C_SUBJ, C_ART, C_SO, C_GEN) = range(15)
+ C_SUBJ, C_ART, C_SO, C_GEN, C_QUANT) = range(16)
 #: possessives: a pronoun ("my") or the clitic of a noun's genitive (C_GEN: "John's", "the kids'")
 _POSSESSIVE = (C_POSS, C_GEN)
 #: what the words of a genitive's possessor can be ("the", "old", "man" in "the old man's")
-_POSSESSOR_WORDS = (C_WORD, C_ADV, C_ART, C_DET, C_POSS)
-#: what an article or demonstrative (C_ART) also is wherever the scoring asks for a determiner
-_DETS = (C_DET, C_ART)
+_POSSESSOR_WORDS = (C_WORD, C_ADV, C_ART, C_DET, C_QUANT, C_POSS)
+#: what an article or demonstrative (C_ART) and a quantifier (C_QUANT) also are wherever the
+#: scoring asks for a determiner
+_DETS = (C_DET, C_ART, C_QUANT)
 #: determiners that, like an article, pick out one thing: inside a bare two-word idiom they
 #: make another phrase ("at that time" is not "at times")
 _DEMONSTRATIVES = frozenset({"this", "these", "those"})
+#: determiners that count: inside a bare two-word idiom led by a preposition they make another
+#: phrase ("at all times", "for several days", "in no time" are not "at times", "for days",
+#: "in time"), while a verb takes them with its object ("make no sense", "pay any attention")
+_QUANTIFIERS = frozenset({"all", "each", "every", "several", "some", "any", "many", "few", "both",
+                          "another", "such", "no", "either", "neither"})
 _RELATIVES = frozenset({"that", "which", "who", "whom"})
 #: subject pronouns: one between a fronted object and its verb marks topicalisation ("the
 #: hatchet they buried", "his heart, he poured out")
@@ -151,10 +157,10 @@ class _Pattern:
             elif kind == ART:
                 article = True
         self.article_gaps = tuple(gaps)
-        # two words, no article, slot or particle ("at times"): an article inside is another
-        # phrase
+        # two words, no article or slot, not a phrasal verb ("at times", "in state"): an
+        # article inside is another phrase
         self.bare_pair = (len(self.required) == 2 and not self.articles and not self.n_slots
-                          and not any(w in PARTICLES for w in self.required))
+                          and self.required[1] not in PARTICLES)
         # short and led by a conjunction ("and change", "or else", "and the like"): a tag
         # added to a clause, said as one block, so no word inside and no other order ("and
         # completely change" is not "and change"); a longer one is a clause of its own that
@@ -616,7 +622,9 @@ class LexiconMatcher:
                 if cat in _DETS:
                     n_dets += 1
                 continue
-            if pattern.bare_pair and (cat == C_ART or (cat == C_REL and combo[0] < combo[1])):
+            if pattern.bare_pair and (
+                    cat == C_ART or (cat == C_QUANT and pattern.required[0] in PREPOSITIONS)
+                    or (cat == C_REL and combo[0] < combo[1])):
                 # an article or demonstrative inside a two-word idiom that has none makes
                 # another phrase: "at the time", "at that time" are not "at times" (a relative
                 # word is fine in reversed order: "the corners that he cut")
@@ -784,6 +792,8 @@ def _category(norm: str) -> int:
         return C_REFL
     if norm in ARTICLES or norm in _DEMONSTRATIVES:
         return C_ART
+    if norm in _QUANTIFIERS:
+        return C_QUANT
     if norm in DETERMINERS:
         return C_DET
     if norm in AUXILIARIES:
