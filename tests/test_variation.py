@@ -650,6 +650,21 @@ def test_negatives(finder, text, idiom):
     _check_not_found(finder, text, idiom)
 
 
+def test_keep_nested_adds_to_the_default_choice(finder):
+    nested = Finder(keep_nested=True)
+    texts = [case.values[0] for group in POSITIVE_GROUPS.values() for case in group]
+    texts += ["He decided to go all out for the final.", "In this day and age, it is hard."]
+    grew = 0
+    for text in texts:
+        plain = [(s.start, s.end, s.idiom) for s in finder.find(text).idioms]
+        more = [(s.start, s.end, s.idiom) for s in nested.find(text).idioms]
+        assert more[:len(plain)] == plain, text  # the same choices, first and in order
+        grew += len(more) > len(plain)
+    assert grew >= 2
+    assert [s.idiom for s in nested.find("He decided to go all out for the final.").idioms][:2] \
+        == ["go all out", "all out"]
+
+
 def test_headline_example(finder):
     text = "He poured out his whole heart to a friend."
     doc = finder.find(text)

@@ -45,7 +45,8 @@ def identification_command(
     method: MethodOption = "default",
     lexicon: LexiconOption = None,
     keep_nested: Annotated[bool, typer.Option(
-        "--keep-nested", help="Keep idioms that overlap a better one.")] = False,
+        "--keep-nested", help="Also return idioms inside or overlapping a better one, after the "
+        "finder's own choices.")] = False,
     data_dir: DataDirOption = None,
     output_format: FormatOption = OutputFormat.table,
     output: OutputOption = None,

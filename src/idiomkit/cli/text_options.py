@@ -45,7 +45,8 @@ MethodOption = Annotated[str, typer.Option(
     "IDEM paper's rule-based finder).",
 )]
 KeepNestedOption = Annotated[bool, typer.Option(
-    "--keep-nested", help="Keep idioms nested inside a longer matched idiom.",
+    "--keep-nested", help="Also return, after the finder's own choices, idioms inside or "
+    "overlapping a better one (\"go all out\", then \"all out\").",
 )]
 IncludeFilteredOption = Annotated[bool, typer.Option(
     "--include-filtered", help="Also match the 87 lexicon entries SLIDE recommends filtering "

@@ -18,8 +18,9 @@ How it works (and why it is fast):
    ``threshold`` are kept.
 4. **Resolve overlaps**: candidates are ranked by ``match_score`` plus a small bonus per
    required word (longer idioms are more specific: "spill the beans" beats "the beans"); walking
-   that ranking, a candidate whose span overlaps an already kept one is dropped, unless
-   ``keep_nested``. The returned list is in rank order: the first span is the finder's choice.
+   that ranking, a candidate whose span overlaps an already kept one is dropped;
+   ``keep_nested`` lists the dropped ones that reach the scorer's floor after the kept ones.
+   The returned list is in rank order: the first span is the finder's choice.
 """
 
 from __future__ import annotations
@@ -196,6 +197,8 @@ class _Candidate:
     n_inserted: int = 0
     n_inversions: int = 0
     rank: float = field(default=0.0)
+    #: kept only because of ``keep_nested``: listed after the finder's own choices
+    nested: bool = False
 
 
 def _is_third_person_verb(word: str) -> bool:
@@ -327,7 +330,8 @@ class LexiconMatcher:
     Parameters (validated when the matcher compiles):
 
     - ``threshold``: lowest ``match_score`` kept, in [0, 1];
-    - ``keep_nested``: keep candidates that overlap a better one;
+    - ``keep_nested``: also return, after the finder's choices, the candidates inside or
+      overlapping a better one that reach the scorer's floor (without a scorer: all);
     - ``include_filtered``: also match entries the lexicon marks ``filter_out`` (SLIDE flags 103
       entries, e.g. "at stake", as not idiomatic enough);
     - ``length_bonus``: rank bonus per required word beyond the first;
@@ -472,29 +476,47 @@ class LexiconMatcher:
             kept = []
             for key in sorted(sentences):
                 kept.extend(self._rank_sentence(sentences[key], norms, tokens, text))
-        kept.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
+        kept.sort(key=lambda c: (c.nested, -c.rank, c.lo, c.pattern.entry_index))
         return [self._span(c, text, tokens) for c in kept]
 
     def _rank_sentence(
         self, cands: list[_Candidate], norms: Sequence[str], tokens: Sequence[Token], text: str
     ) -> list[_Candidate]:
         """Score, rank and prune the candidates of one sentence (:func:`select_candidates`);
-        overlaps go to the better one."""
-        if not self.keep_nested:
-            cands = _drop_light_overlaps(_drop_contained(cands))
+        overlaps go to the better one. ``keep_nested`` adds, after those, every other candidate
+        that reaches the scorer's floor (without a scorer: every candidate)."""
         if self._scorer is None:
+            if not self.keep_nested:
+                cands = _drop_light_overlaps(_drop_contained(cands))
             for cand in cands:
                 cand.rank = cand.score + self.length_bonus * (len(set(cand.pattern.required)) - 1)
             cands.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
-        else:
-            features = candidate_features(cands, self._lexicon_stats, norms, tokens, text)
-            for cand, prob in zip(cands, self._scorer.predict(features)):
-                cand.rank = prob
-            cands = select_candidates(cands, self._scorer.min_confidence,
-                                      floor=self._scorer.floor, every_group=self.every_group)
-        if not self.keep_nested:
-            cands = _drop_overlaps(cands)
-        return cands
+            return cands if self.keep_nested else _drop_overlaps(cands)
+        pool = _drop_light_overlaps(_drop_contained(cands))
+        kept = self._score_and_select(pool, norms, tokens, text)
+        if self.keep_nested and len(kept) < len(cands):
+            chosen = {id(c) for c in kept}
+            ranks = {id(c): c.rank for c in kept}  # their confidence as the finder gave it
+            self._score_and_select(cands, norms, tokens, text)  # each among all candidates
+            for cand in kept:
+                cand.rank = ranks[id(cand)]
+            floor = self._scorer.floor
+            for cand in cands:
+                if id(cand) not in chosen and cand.rank >= floor:
+                    cand.nested = True
+                    kept.append(cand)
+        return kept
+
+    def _score_and_select(self, cands: list[_Candidate], norms: Sequence[str],
+                          tokens: Sequence[Token], text: str) -> list[_Candidate]:
+        """Set each candidate's ``rank`` (the scorer's probability, given its neighbours) and
+        return the ones the finder keeps, overlaps going to the better one."""
+        features = candidate_features(cands, self._lexicon_stats, norms, tokens, text)
+        for cand, prob in zip(cands, self._scorer.predict(features)):
+            cand.rank = prob
+        return _drop_overlaps(select_candidates(cands, self._scorer.min_confidence,
+                                                floor=self._scorer.floor,
+                                                every_group=self.every_group))
 
     def candidates(self, text: str) -> tuple[list[_Candidate], list[Token]]:
         """All alignments at or above ``threshold``, unranked (for scoring and calibration)."""
