@@ -194,6 +194,9 @@ INSERTIONS = [
          "pour one's heart out", "poured out his whole heart"),
     _pos("ins-adjective-proverbial", "He broke the proverbial ice.", "break the ice",
          "broke the proverbial ice"),
+    # the other way round an article may change
+    _pos("ins-definite-for-indefinite", "Europe stood at the crossroads of history.",
+         "at a crossroads", "at the crossroads"),
     # a verb takes a quantifier with its object
     _pos("ins-quantifier-after-verb", "Her new job raised many eyebrows.", "raise eyebrows",
          "raised many eyebrows"),
@@ -562,6 +565,11 @@ NEGATIVES = [
     _neg("neg-quantifier-in-bare-pair-days", "She was in hospital for several days.", "for days"),
     _neg("neg-article-in-particle-pair-state", "There are five orchestras in the state.",
          "in state"),
+    # "a" for "the" in an idiom led by a preposition means any such thing
+    _neg("neg-indefinite-for-definite-table", "The video shows cash passed under a table.",
+         "under the table"),
+    _neg("neg-indefinite-for-definite-road", "The caravan was stopped on a road near the town.",
+         "on the road"),
 ]
 
 POSITIVE_GROUPS = {

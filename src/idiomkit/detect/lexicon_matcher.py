@@ -561,7 +561,7 @@ class LexiconMatcher:
                 if c.score >= self.threshold and not _future_going_to(c, tokens)
                 and _light_object(c, tokens) and not _noun_before_particle(c, tokens)
                 and not _inflected_inside_compound(c, tokens) and not _name_inside(c, tokens)
-                ], tokens
+                and not _indefinite_for_definite(c, tokens)], tokens
 
     def _align(
         self,
@@ -776,6 +776,23 @@ def _name_inside(cand: _Candidate, tokens: Sequence[Token]) -> bool:
         return False  # a title: "Keep A Close Eye On"
     return any(tokens[i].text[:1].isupper() and tokens[i].norm != "i"
                for i in range(cand.lo + 1, cand.hi) if i not in used)
+
+
+def _indefinite_for_definite(cand: _Candidate, tokens: Sequence[Token]) -> bool:
+    """Whether an idiom led by a preposition reads "a" or "an" where its dictionary form has
+    "the": the phrase then means any such thing ("under a table", "on a road", "to a letter"
+    are not "under the table", "on the road", "to the letter"). The other way round stays
+    ("at the crossroads" is "at a crossroads")."""
+    pattern = cand.pattern
+    if pattern.required[0] not in PREPOSITIONS:
+        return False
+    articles = [key for kind, key in pattern.items if kind == ART]
+    if "the" not in articles:
+        return False
+    used = set(cand.positions)
+    indefinite = sum(tokens[i].norm in ("a", "an")
+                     for i in range(cand.lo + 1, cand.hi) if i not in used)
+    return indefinite > sum(a in ("a", "an") for a in articles)
 
 
 def _possessor(used: set[int], lo: int, hi: int, categories: Sequence[int]) -> range:
