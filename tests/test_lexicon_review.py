@@ -43,7 +43,7 @@ def test_matches_in_general_text_and_idem_are_counted_with_examples():
     literal = "She had her say at the meeting and then we had to say goodbye."
     general = [(literal, None, ""), ("He will have his say.", None, "")]
     general += [("Nothing to see here.", None, "")] * 98
-    idem = [("You have to say what you think before you bite the dust.", "bite the dust"),
+    idem = [("Let me have my say before I bite the dust.", "bite the dust"),
             ("They had their say.", "have one's say")]
     [report] = review_entries(_proposed("have one's say"), BASE, general, idem, examples=1)
     assert report["general"]["matches"] == 2

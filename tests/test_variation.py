@@ -194,6 +194,9 @@ INSERTIONS = [
          "pour one's heart out", "poured out his whole heart"),
     _pos("ins-adjective-proverbial", "He broke the proverbial ice.", "break the ice",
          "broke the proverbial ice"),
+    # "me" for "my" in British speech
+    _pos("ins-me-as-possessive", "Gets on me nerves, that does.", "get on someone's nerves",
+         "Gets on me nerves"),
     # the other way round an article may change
     _pos("ins-definite-for-indefinite", "Europe stood at the crossroads of history.",
          "at a crossroads", "at the crossroads"),
@@ -565,6 +568,9 @@ NEGATIVES = [
     _neg("neg-quantifier-in-bare-pair-days", "She was in hospital for several days.", "for days"),
     _neg("neg-article-in-particle-pair-state", "There are five orchestras in the state.",
          "in state"),
+    # a preposition fills no possessive slot
+    _neg("neg-preposition-in-possessive-slot", "Portman began acting at age 12.",
+         "act one's age"),
     # "a" for "the" in an idiom led by a preposition means any such thing
     _neg("neg-indefinite-for-definite-table", "The video shows cash passed under a table.",
          "under the table"),

@@ -65,11 +65,11 @@ NAME = "idiomkit.lexicon_matcher.v1"
 WORD, ART, POSS, OBJ, REFL, GAP = "word", "art", "poss", "obj", "refl", "gap"
 # Token categories in a text.
 (C_WORD, C_DET, C_POSS, C_REFL, C_AUX, C_CONJ, C_COMMA, C_STOP, C_PUNCT, C_ADV, C_REL,
- C_SUBJ, C_ART, C_SO, C_GEN, C_QUANT) = range(16)
+ C_SUBJ, C_ART, C_SO, C_GEN, C_QUANT, C_FUNC) = range(17)
 #: possessives: a pronoun ("my") or the clitic of a noun's genitive (C_GEN: "John's", "the kids'")
 _POSSESSIVE = (C_POSS, C_GEN)
 #: what the words of a genitive's possessor can be ("the", "old", "man" in "the old man's")
-_POSSESSOR_WORDS = (C_WORD, C_ADV, C_ART, C_DET, C_QUANT, C_POSS)
+_POSSESSOR_WORDS = (C_WORD, C_ADV, C_ART, C_DET, C_QUANT, C_FUNC, C_POSS)
 #: what an article or demonstrative (C_ART) and a quantifier (C_QUANT) also are wherever the
 #: scoring asks for a determiner
 _DETS = (C_DET, C_ART, C_QUANT)
@@ -659,7 +659,7 @@ class LexiconMatcher:
             n_inserted += 1
             if cat != C_ADV:
                 n_hard += 1
-            if cat in _DETS or cat in _POSSESSIVE or cat in (C_REFL, C_REL, C_SUBJ):
+            if cat in _DETS or cat in _POSSESSIVE or cat in (C_REFL, C_REL, C_SUBJ, C_FUNC):
                 cost += costs.function_word
             elif cat == C_AUX:
                 cost += costs.auxiliary
@@ -842,7 +842,10 @@ def _category(norm: str) -> int:
     if norm in CONJUNCTIONS:
         return C_CONJ
     if norm in FUNCTION_WORDS:
-        return C_DET
+        # another function word (a preposition, a pronoun, "just") fills no determiner slot:
+        # "acting at age 12" is not "act one's age"; but "me" is "my" in British speech
+        # ("gets on me nerves")
+        return C_DET if norm == "me" else C_FUNC
     if norm.endswith("ly") and len(norm) > 4:
         return C_ADV
     return C_WORD
