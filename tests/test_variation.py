@@ -336,6 +336,9 @@ LISTS = [
 
 # --- objects and determiners where the dictionary form has none -----------------------------
 OBJECTS = [
+    # an object slot may stay empty: "keep in mind" is "keep something in mind", not "keep in"
+    _pos("object-slot-empty", "Keep in mind that the store closes early.",
+         "keep something in mind", "Keep in mind"),
     _pos("object-before-prep", "They worked to bring the corrupt politician to justice.",
          "bring to justice", "bring the corrupt politician to justice"),
     _pos("object-bring-to-bear", "They brought immense pressure to bear on her.",
