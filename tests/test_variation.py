@@ -194,6 +194,9 @@ INSERTIONS = [
          "pour one's heart out", "poured out his whole heart"),
     _pos("ins-adjective-proverbial", "He broke the proverbial ice.", "break the ice",
          "broke the proverbial ice"),
+    # ... but with a possessive slot its noun agrees with the possessor
+    _pos("ins-possessive-plural-noun", "They cheered at the top of their voices.",
+         "at the top of one's voice", "at the top of their voices"),
     # "me" for "my" in British speech
     _pos("ins-me-as-possessive", "Gets on me nerves, that does.", "get on someone's nerves",
          "Gets on me nerves"),
@@ -574,6 +577,13 @@ NEGATIVES = [
     # a preposition fills no possessive slot
     _neg("neg-preposition-in-possessive-slot", "Portman began acting at age 12.",
          "act one's age"),
+    # an idiom led by a preposition is fixed: no other form of its words
+    _neg("neg-prepositional-phrase-fixed-works", "The answer lies in the work of ants.",
+         "in the works"),
+    _neg("neg-prepositional-phrase-fixed-rest", "She visits Libby at her resting spot.",
+         "at rest"),
+    _neg("neg-prepositional-phrase-fixed-late", "In some of his later writings he agreed.",
+         "of late"),
     # "a" for "the" in an idiom led by a preposition means any such thing
     _neg("neg-indefinite-for-definite-table", "The video shows cash passed under a table.",
          "under the table"),

@@ -56,6 +56,7 @@ from .variants import (
     REFLEXIVES,
     SOMEONE,
     noun_as_verb_forms,
+    spelled_alike,
     word_forms,
 )
 
@@ -561,7 +562,8 @@ class LexiconMatcher:
                 if c.score >= self.threshold and not _future_going_to(c, tokens)
                 and _light_object(c, tokens) and not _noun_before_particle(c, tokens)
                 and not _inflected_inside_compound(c, tokens) and not _name_inside(c, tokens)
-                and not _indefinite_for_definite(c, tokens)], tokens
+                and not _indefinite_for_definite(c, tokens)
+                and not _inflected_in_prepositional_phrase(c, tokens)], tokens
 
     def _align(
         self,
@@ -793,6 +795,21 @@ def _indefinite_for_definite(cand: _Candidate, tokens: Sequence[Token]) -> bool:
     indefinite = sum(tokens[i].norm in ("a", "an")
                      for i in range(cand.lo + 1, cand.hi) if i not in used)
     return indefinite > sum(a in ("a", "an") for a in articles)
+
+
+def _inflected_in_prepositional_phrase(cand: _Candidate, tokens: Sequence[Token]) -> bool:
+    """Whether an idiom led by a preposition reads one of its content words in another form:
+    such a phrase is fixed ("in the work", "at her resting spot", "to the bones", "later
+    writings" are not "in the works", "at rest", "to the bone", "of late"). Spelling may differ
+    ("in the spotlight"/"colour"); with a possessive slot the noun agrees with it ("ran for
+    their lives", "at the top of their voices"); "like" idioms compare freely ("like kids in
+    a candy store")."""
+    pattern = cand.pattern
+    if pattern.required[0] not in PREPOSITIONS or pattern.required[0] == "like" or pattern.n_poss:
+        return False
+    return any(not spelled_alike(tokens[p].norm, word)
+               for p, word in zip(cand.positions[1:], pattern.required[1:])
+               if word not in FUNCTION_WORDS)
 
 
 def _possessor(used: set[int], lo: int, hi: int, categories: Sequence[int]) -> range:

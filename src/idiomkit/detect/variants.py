@@ -175,6 +175,15 @@ def noun_as_verb_forms(word: str) -> frozenset[str]:
 _OTHER_SPELLING = {**AMERICAN_ENGLISH_SPELLINGS, **BRITISH_ENGLISH_SPELLINGS}
 
 
+def spelled_alike(form: str, word: str) -> bool:
+    """Whether ``form`` is ``word`` as written on either side of the Atlantic.
+
+    >>> spelled_alike("colour", "color"), spelled_alike("colours", "color")
+    (True, False)
+    """
+    return form == word or _OTHER_SPELLING.get(form) == word
+
+
 def _same_spelling_forms(word: str) -> frozenset[str]:
     if word == "oneself":  # an idiom's final reflexive: any reflexive
         return REFLEXIVES
