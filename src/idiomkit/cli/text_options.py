@@ -65,7 +65,7 @@ MinConfidenceOption = Annotated[float, typer.Option(
     "probability that the candidate is the idiom meant) is below this; 0 adds no filter to the "
     "finder's own floor (calibrated on IDEM, PIE and EPIE train: \"It has been a long "
     "day.\" gives no \"has-been\"). An everyday phrase alone in a sentence scores low "
-    "(\"according to\" 0.29; \"kick the bucket\" 0.94).",
+    "(\"according to\" 0.27; \"kick the bucket\" 0.94).",
 )]
 PrettyOption = Annotated[bool, typer.Option(
     "--pretty", help="Print a readable table instead of JSON (single text only).",
