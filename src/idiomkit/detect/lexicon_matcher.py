@@ -766,18 +766,17 @@ def _inflected_inside_compound(cand: _Candidate, tokens: Sequence[Token]) -> boo
 
 def _name_inside(cand: _Candidate, tokens: Sequence[Token]) -> bool:
     """Whether a capitalised word sits between the words of an idiom that has no slot for
-    one and does not start with a verb, in text that is not title case: the name makes another
+    one and is led by a function word, in text that is not title case: the name makes another
     phrase ("in the North zone", "at Catfish Bay", "for New England" are not "in the zone",
     "at bay", "for England")."""
-    if cand.pattern.n_slots or "VERB" in _readings(cand.pattern.required[0]):
-        # a name can fill the slot or be the verb's object: "left Alastair Cook to his own
+    if cand.pattern.n_slots or cand.pattern.required[0] not in FUNCTION_WORDS:
+        # a name can fill the slot or be a verb's object: "left Alastair Cook to his own
         # devices", "caught Jack on the hop"
         return False
     used = set(cand.positions)
-    if all(tokens[p].text[:1].isupper() for p in used):
-        return False  # a title: "Keep A Close Eye On"
     return any(tokens[i].text[:1].isupper() and tokens[i].norm != "i"
-               for i in range(cand.lo + 1, cand.hi) if i not in used)
+               for i in range(cand.lo + 1, cand.hi) if i not in used) and not all(
+        tokens[p].text[:1].isupper() for p in used)  # a title: "Keep A Close Eye On"
 
 
 def _indefinite_for_definite(cand: _Candidate, tokens: Sequence[Token]) -> bool:
