@@ -159,6 +159,12 @@ class _Pattern:
             elif kind == ART:
                 article = True
         self.article_gaps = tuple(gaps)
+        # led by a preposition ("in the works", "at bay"): a phrase that neither moves apart
+        # nor changes its words (_score, _prepositional_phrase_changed)
+        self.prepositional = self.required[0] in PREPOSITIONS
+        articles = [key for kind, key in self.items if kind == ART]
+        self.definite = "the" in articles
+        self.n_indefinite = sum(a in ("a", "an") for a in articles)
         # two words, no article or slot, not a phrasal verb ("at times", "in state"): an
         # article inside is another phrase
         self.bare_pair = (len(self.required) == 2 and not self.articles and not self.n_slots
@@ -493,31 +499,26 @@ class LexiconMatcher:
                 cand.rank = cand.score + self.length_bonus * (len(set(cand.pattern.required)) - 1)
             cands.sort(key=lambda c: (-c.rank, c.lo, c.pattern.entry_index))
             return cands if self.keep_nested else _drop_overlaps(cands)
+        scorer = self._scorer
         pool = _drop_light_overlaps(_drop_contained(cands))
-        kept = self._score_and_select(pool, norms, tokens, text)
+        for cand, prob in zip(pool, self._probabilities(pool, norms, tokens, text)):
+            cand.rank = prob
+        kept = _drop_overlaps(select_candidates(pool, scorer.min_confidence, floor=scorer.floor,
+                                                every_group=self.every_group))
         if self.keep_nested and len(kept) < len(cands):
+            # the others, each scored among all candidates
             chosen = {id(c) for c in kept}
-            ranks = {id(c): c.rank for c in kept}  # their confidence as the finder gave it
-            self._score_and_select(cands, norms, tokens, text)  # each among all candidates
-            for cand in kept:
-                cand.rank = ranks[id(cand)]
-            floor = self._scorer.floor
-            for cand in cands:
-                if id(cand) not in chosen and cand.rank >= floor:
-                    cand.nested = True
+            for cand, prob in zip(cands, self._probabilities(cands, norms, tokens, text)):
+                if id(cand) not in chosen and prob >= scorer.floor:
+                    cand.rank, cand.nested = prob, True
                     kept.append(cand)
         return kept
 
-    def _score_and_select(self, cands: list[_Candidate], norms: Sequence[str],
-                          tokens: Sequence[Token], text: str) -> list[_Candidate]:
-        """Set each candidate's ``rank`` (the scorer's probability, given its neighbours) and
-        return the ones the finder keeps, overlaps going to the better one."""
-        features = candidate_features(cands, self._lexicon_stats, norms, tokens, text)
-        for cand, prob in zip(cands, self._scorer.predict(features)):
-            cand.rank = prob
-        return _drop_overlaps(select_candidates(cands, self._scorer.min_confidence,
-                                                floor=self._scorer.floor,
-                                                every_group=self.every_group))
+    def _probabilities(self, cands: list[_Candidate], norms: Sequence[str],
+                       tokens: Sequence[Token], text: str) -> list[float]:
+        """The scorer's probability of each candidate, given its neighbours in ``cands``."""
+        return self._scorer.predict(
+            candidate_features(cands, self._lexicon_stats, norms, tokens, text))
 
     def candidates(self, text: str) -> tuple[list[_Candidate], list[Token]]:
         """All alignments at or above ``threshold``, unranked (for scoring and calibration)."""
@@ -562,8 +563,7 @@ class LexiconMatcher:
                 if c.score >= self.threshold and not _future_going_to(c, tokens)
                 and _light_object(c, tokens) and not _noun_before_particle(c, tokens)
                 and not _inflected_inside_compound(c, tokens) and not _name_inside(c, tokens)
-                and not _indefinite_for_definite(c, tokens)
-                and not _inflected_in_prepositional_phrase(c, tokens)], tokens
+                and not _prepositional_phrase_changed(c, tokens)], tokens
 
     def _align(
         self,
@@ -647,7 +647,7 @@ class LexiconMatcher:
                     n_dets += 1
                 continue
             if pattern.bare_pair and (
-                    cat == C_ART or (cat == C_QUANT and pattern.required[0] in PREPOSITIONS)
+                    cat == C_ART or (cat == C_QUANT and pattern.prepositional)
                     or (cat == C_REL and combo[0] < combo[1])):
                 # an article or demonstrative inside a two-word idiom that has none makes
                 # another phrase: "at the time", "at that time" are not "at times" (a relative
@@ -717,7 +717,7 @@ class LexiconMatcher:
                         # pairs at once; the first reversal is what costs.
                         n_moved += 1
                         cost += costs.inversion if n_moved == 1 else costs.particle_shift
-        if n_moved and required[0] in PREPOSITIONS:
+        if n_moved and pattern.prepositional:
             # a prepositional phrase does not move apart: "the house was built on" is not
             # "on the house", nor "the zone it was in" "in the zone"
             return None
@@ -779,32 +779,27 @@ def _name_inside(cand: _Candidate, tokens: Sequence[Token]) -> bool:
         tokens[p].text[:1].isupper() for p in used)  # a title: "Keep A Close Eye On"
 
 
-def _indefinite_for_definite(cand: _Candidate, tokens: Sequence[Token]) -> bool:
-    """Whether an idiom led by a preposition reads "a" or "an" where its dictionary form has
-    "the": the phrase then means any such thing ("under a table", "on a road", "to a letter"
-    are not "under the table", "on the road", "to the letter"). The other way round stays
-    ("at the crossroads" is "at a crossroads")."""
-    pattern = cand.pattern
-    if pattern.required[0] not in PREPOSITIONS:
-        return False
-    articles = [key for kind, key in pattern.items if kind == ART]
-    if "the" not in articles:
-        return False
-    used = set(cand.positions)
-    indefinite = sum(tokens[i].norm in ("a", "an")
-                     for i in range(cand.lo + 1, cand.hi) if i not in used)
-    return indefinite > sum(a in ("a", "an") for a in articles)
+def _prepositional_phrase_changed(cand: _Candidate, tokens: Sequence[Token]) -> bool:
+    """Whether an idiom led by a preposition is read in another shape; such a phrase is fixed.
 
-
-def _inflected_in_prepositional_phrase(cand: _Candidate, tokens: Sequence[Token]) -> bool:
-    """Whether an idiom led by a preposition reads one of its content words in another form:
-    such a phrase is fixed ("in the work", "at her resting spot", "to the bones", "later
-    writings" are not "in the works", "at rest", "to the bone", "of late"). Spelling may differ
-    ("in the spotlight"/"colour"); with a possessive slot the noun agrees with it ("ran for
-    their lives", "at the top of their voices"); "like" idioms compare freely ("like kids in
-    a candy store")."""
+    - "a" or "an" where it has "the" means any such thing: "under a table", "on a road" are
+      not "under the table", "on the road" (the other way round stays: "at the crossroads" is
+      "at a crossroads");
+    - a content word in another form is another phrase: "in the work", "at her resting spot",
+      "later writings" are not "in the works", "at rest", "of late". Spelling may differ;
+      with a possessive slot the noun agrees with it ("at the top of their voices"); "like"
+      idioms compare freely ("like kids in a candy store").
+    """
     pattern = cand.pattern
-    if pattern.required[0] not in PREPOSITIONS or pattern.required[0] == "like" or pattern.n_poss:
+    if not pattern.prepositional:
+        return False
+    if pattern.definite:
+        used = set(cand.positions)
+        indefinite = sum(tokens[i].norm in ("a", "an")
+                         for i in range(cand.lo + 1, cand.hi) if i not in used)
+        if indefinite > pattern.n_indefinite:
+            return True
+    if pattern.n_poss or pattern.required[0] == "like":
         return False
     return any(not spelled_alike(tokens[p].norm, word)
                for p, word in zip(cand.positions[1:], pattern.required[1:])

@@ -116,6 +116,8 @@ class RecordReader:
         self.path = str(path)
         self.format = detect_format(path, input_format)
         self.text_column = text_column
+        # the field read where the text column is absent (none for a column the user named)
+        self._text_fallback = TEXT_FALLBACK if text_column == "text" else None
         self.id_column = id_column
         self.bytes_read = 0
         self.size: int | None = None
@@ -215,8 +217,8 @@ class RecordReader:
         if record_id is None:
             record_id = line_no
         column = self.text_column
-        if column not in obj and column == "text" and TEXT_FALLBACK in obj:
-            column = TEXT_FALLBACK
+        if column not in obj and self._text_fallback in obj:
+            column = self._text_fallback
         if column not in obj:
             found = ", ".join(repr(k) for k in list(obj)[:10]) or "none"
             return _error(
@@ -253,9 +255,8 @@ class RecordReader:
             line_no, exc = next(iter(self._feeder.bad.items()))
             raise InputError("E105", f"{self.path}: {_not_utf8(line_no, exc).message}")
         self._header = [name.strip() for name in header]
-        if self.text_column == "text" and "text" not in self._header and (
-                TEXT_FALLBACK in self._header):
-            self.text_column = TEXT_FALLBACK
+        if self.text_column not in self._header and self._text_fallback in self._header:
+            self.text_column = self._text_fallback
         if self.text_column not in self._header:
             raise InputError(
                 "E107", f"{self.path}, line 1: the header has no '{self.text_column}' column "
