@@ -436,6 +436,31 @@ CURLY = [
          "pull someone's leg", "pulling my friend\u2019s leg"),
 ]
 
+# --- other common ways of writing the dictionary form ----------------------------------------
+WRITTEN = [
+    # a simile without its first "as"
+    _pos("written-simile-no-as", "The king was sharp as a needle in such matters.",
+         "as sharp as a needle", "sharp as a needle"),
+    _pos("written-simile-no-as-fronted", "Quick as a flash, the doctor had cut the cord.",
+         "as quick as a flash", "Quick as a flash"),
+    _pos("written-simile-hyphenated", "The dry-as-dust scholar said nothing.", "as dry as dust",
+         "dry-as-dust"),
+    _pos("written-simile-full", "It's as flat as a pancake here.", "as flat as a pancake",
+         "as flat as a pancake"),
+    # an -s genitive without its apostrophe
+    _pos("written-genitive-no-apostrophe-name", "They found his Achilles heel at last.",
+         "Achilles' heel", "Achilles heel"),
+    _pos("written-genitive-no-apostrophe-plural", "That is just an old wives tale.",
+         "old wives' tale", "old wives tale"),
+    _pos("written-genitive-no-apostrophe-sake", "For goodness sake, stop it.",
+         "for goodness' sake", "goodness sake"),
+    # "never" for "not", and no "not" before a prepositional phrase
+    _pos("written-never-for-not", "I never slept a wink that night.", "not sleep a wink",
+         "never slept a wink"),
+    _pos("written-no-not-before-phrase", "He would never in a month of Sundays agree.",
+         "not in a month of Sundays", "in a month of Sundays"),
+]
+
 # --- several idioms in one text: each must be reported -------------------------------------
 _THREE = "She spilled the beans and then he kicked the bucket. Break a leg!"
 MULTIPLE = [
@@ -584,6 +609,11 @@ NEGATIVES = [
          "at rest"),
     _neg("neg-prepositional-phrase-fixed-late", "In some of his later writings he agreed.",
          "of late"),
+    # a leading "as" or "not" drops only where the rest is still the idiom: no short simile
+    # without its comparison, no "not" phrase of one content word
+    _neg("neg-written-no-as-needs-both", "Sharp as they were, they lost.", "as sharp as a needle"),
+    _neg("neg-written-no-not-one-word", "It went bad overnight.", "not bad"),
+    _neg("neg-written-never-one-word", "He never had a chance.", "not a chance"),
     # "a" for "the" in an idiom led by a preposition means any such thing
     _neg("neg-indefinite-for-definite-table", "The video shows cash passed under a table.",
          "under the table"),
@@ -603,6 +633,7 @@ POSITIVE_GROUPS = {
     "contractions": CONTRACTIONS,
     "case": CASE,
     "curly": CURLY,
+    "written": WRITTEN,
     "multiple": MULTIPLE,
 }
 
@@ -667,6 +698,11 @@ def test_curly_apostrophes(finder, text, idiom, covers):
     _check_found(finder, text, idiom, covers)
 
 
+@pytest.mark.parametrize(("text", "idiom", "covers"), WRITTEN)
+def test_written_variants(finder, text, idiom, covers):
+    _check_found(finder, text, idiom, covers)
+
+
 @pytest.mark.parametrize(("text", "idiom", "covers"), MULTIPLE)
 def test_several_idioms_in_one_text(finder, text, idiom, covers):
     _check_found(finder, text, idiom, covers)
@@ -690,6 +726,9 @@ def test_keep_nested_adds_to_the_default_choice(finder):
     assert grew >= 2
     assert [s.idiom for s in nested.find("He decided to go all out for the final.").idioms][:2] \
         == ["go all out", "all out"]
+    # the shorter way of writing an entry, inside its full form, is not listed again
+    assert [s.idiom for s in nested.find("The king was as sharp as a needle.").idioms] \
+        == ["as sharp as a needle"]
 
 
 def test_headline_example(finder):

@@ -312,7 +312,7 @@ def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
         before = idiom.split("...")[0]
         n_before = len([t for t in tokenize(before) if t.norm[:1].isalnum()])
         items.insert(min(n_before, len(items)), (GAP, "..."))
-    variants = [items]
+    variants = [items, *_written_variants(idiom, items)]
     # A hyphenated compound may also be written as one word ("back-burner" / "backburner"),
     # and so may an open noun compound ("head hunter" / "headhunter", "cake walk").
     if compound:
@@ -320,6 +320,37 @@ def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
         variants.append([(WORD, joined)])
     elif _open_compound(items):
         variants.append([(WORD, items[0][1] + items[1][1])])
+    return variants
+
+
+def _items_key(items) -> tuple:
+    return tuple(map(tuple, items))
+
+
+def _written_variants(idiom: str, items: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """Other ways the dictionary form is commonly written, as extra patterns of the entry:
+
+    - a simile without its first "as": "as sharp as a needle" / "sharp as a needle";
+    - a plural or -s genitive without its apostrophe: "Achilles heel", "old wives tale";
+    - "never" for a leading "not" with two content words after it: "never slept a wink";
+    - no "not" before a prepositional phrase of two content words and no slot: "would never
+      in a month of Sundays", "not for all the tea in China".
+    """
+    variants = []
+    content = [key for kind, key in items if kind == WORD and key not in FUNCTION_WORDS]
+    if len(items) >= 4 and items[0] == (WORD, "as") and items[2] == (WORD, "as"):
+        variants.append(items[1:])
+    if re.search(r"s['’] ", idiom):
+        dropped = [item for k, item in enumerate(items)
+                   if not (item == (WORD, "'s") and k and items[k - 1][1].endswith("s"))]
+        if len(dropped) < len(items):
+            variants.append(dropped)
+    if items[0] == (WORD, "not") and len(content) >= 2:
+        variants.append([(WORD, "never"), *items[1:]])
+        if items[1][0] == WORD and items[1][1] in PREPOSITIONS and all(
+            kind in (WORD, ART) for kind, _ in items
+        ):
+            variants.append(items[1:])
     return variants
 
 
@@ -391,10 +422,15 @@ class LexiconMatcher:
                     "a float >= 0")
         answers = _Answers(_bundled_answers() if self.tables is None else self.tables)
         patterns: list[_Pattern] = []
-        for index, entry in enumerate(self.lexicon):
-            if entry.filter_out and not self.include_filtered:
-                continue
-            for items in answers.idiom_items(entry.idiom):
+        entries = [(index, entry) for index, entry in enumerate(self.lexicon)
+                   if not entry.filter_out or self.include_filtered]
+        # another way of writing one entry that is itself an entry ("as straight as a die"
+        # written "straight as a die") is left to that entry
+        written = {_items_key(answers.idiom_items(entry.idiom)[0]) for _, entry in entries}
+        for index, entry in entries:
+            for n, items in enumerate(answers.idiom_items(entry.idiom)):
+                if n and _items_key(items) in written:
+                    continue
                 required = tuple(key for kind, key in items if kind == WORD)
                 if not required:
                     continue
@@ -559,7 +595,7 @@ class LexiconMatcher:
                 old = best.get(ident)
                 if old is None or cand.score > old.score:
                     best[ident] = cand
-        return [c for c in best.values()
+        return [c for c in _drop_shorter_variants(best.values())
                 if c.score >= self.threshold and not _future_going_to(c, tokens)
                 and _light_object(c, tokens) and not _noun_before_particle(c, tokens)
                 and not _inflected_inside_compound(c, tokens) and not _name_inside(c, tokens)
@@ -1062,6 +1098,18 @@ def _drop_contained(cands: list[_Candidate]) -> list[_Candidate]:
     inside "throw in the towel"): the longer idiom is the more specific reading."""
     sets = [frozenset(c.positions) for c in cands]
     return [c for c, mine in zip(cands, sets) if not any(mine < other for other in sets)]
+
+
+def _drop_shorter_variants(cands) -> list[_Candidate]:
+    """Drop a match of an entry inside another match of the same entry: "sharp as a needle"
+    inside "as sharp as a needle" (:func:`_written_variants`) is no second idiom."""
+    cands = list(cands)
+    entries = [c.pattern.entry_index for c in cands]
+    if len(set(entries)) == len(entries):
+        return cands
+    sets = [frozenset(c.positions) for c in cands]
+    return [c for c, entry, mine in zip(cands, entries, sets)
+            if not any(e == entry and mine < other for e, other in zip(entries, sets))]
 
 
 def _drop_light_overlaps(cands: list[_Candidate]) -> list[_Candidate]:
