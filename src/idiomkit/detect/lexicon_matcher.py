@@ -528,6 +528,7 @@ class LexiconMatcher:
         """Score, rank and prune the candidates of one sentence (:func:`select_candidates`);
         overlaps go to the better one. ``keep_nested`` adds, after those, every other candidate
         that reaches the scorer's floor (without a scorer: every candidate)."""
+        cands = _drop_shorter_variants(cands)
         if self._scorer is None:
             if not self.keep_nested:
                 cands = _drop_light_overlaps(_drop_contained(cands))
@@ -595,7 +596,7 @@ class LexiconMatcher:
                 old = best.get(ident)
                 if old is None or cand.score > old.score:
                     best[ident] = cand
-        return [c for c in _drop_shorter_variants(best.values())
+        return [c for c in best.values()
                 if c.score >= self.threshold and not _future_going_to(c, tokens)
                 and _light_object(c, tokens) and not _noun_before_particle(c, tokens)
                 and not _inflected_inside_compound(c, tokens) and not _name_inside(c, tokens)
