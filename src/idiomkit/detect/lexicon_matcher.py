@@ -323,10 +323,6 @@ def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
     return variants
 
 
-def _items_key(items) -> tuple:
-    return tuple(map(tuple, items))
-
-
 def _written_variants(idiom: str, items: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
     """Other ways the dictionary form is commonly written, as extra patterns of the entry:
 
@@ -426,10 +422,10 @@ class LexiconMatcher:
                    if not entry.filter_out or self.include_filtered]
         # another way of writing one entry that is itself an entry ("as straight as a die"
         # written "straight as a die") is left to that entry
-        written = {_items_key(answers.idiom_items(entry.idiom)[0]) for _, entry in entries}
+        written = {entry.idiom.lower() for _, entry in entries}
         for index, entry in entries:
             for n, items in enumerate(answers.idiom_items(entry.idiom)):
-                if n and _items_key(items) in written:
+                if n and " ".join(key for _, key in items) in written:
                     continue
                 required = tuple(key for kind, key in items if kind == WORD)
                 if not required:
