@@ -388,6 +388,10 @@ CONTRACTIONS = [
          "catch someone's eye", "catch somebody 's eye"),
     _pos("contr-pretokenised-curly", "She pulled her brother ’s leg .", "pull someone's leg",
          "pulled her brother ’s leg"),
+    _pos("contr-pretokenised-plural-possessive", "It was a hornets ' nest of protest .",
+         "hornet's nest", "hornets ' nest"),
+    _pos("contr-pretokenised-plural-possessive-slot", "It got on the neighbours ' nerves .",
+         "get on someone's nerves", "got on the neighbours ' nerves"),
 ]
 
 # --- letter case ----------------------------------------------------------------------------

@@ -15,6 +15,8 @@ Text tokenised beforehand (as in many corpora) keeps its clitics apart; they rea
 
 >>> [t.norm for t in tokenize("He pulled his sister 's leg , they 're sure .")]
 ['he', 'pulled', 'his', 'sister', "'s", 'leg', ',', 'they', 'are', 'sure', '.']
+>>> [t.norm for t in tokenize("a hornets ' nest")]
+['a', 'hornets', "'s", 'nest']
 """
 
 from __future__ import annotations
@@ -87,9 +89,14 @@ def tokenize(text: str) -> list[Token]:
                 continue
             append(Token(piece, lower, start, end))
         elif piece in ("'", "’"):
-            # A bare apostrophe right after a word ending in "s" is a plural possessive.
+            # A bare apostrophe right after a word ending in "s" is a plural possessive, also
+            # standing apart between two words in text tokenised beforehand ("hornets ' nest").
             prev = tokens[-1] if tokens else None
-            if prev is not None and prev.end == start and prev.norm.endswith("s"):
+            if prev is not None and prev.norm.endswith("s") and (
+                prev.end == start
+                or (text[prev.end:start] == " " and text[end:end + 1] == " "
+                    and text[end + 1:end + 2].isalpha())
+            ):
                 append(Token(piece, "'s", start, end))
             else:
                 append(Token(piece, "'", start, end))
