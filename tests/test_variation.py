@@ -129,6 +129,14 @@ INFLECTION = [
 
 # --- pronoun / possessive / reflexive slots -------------------------------------------------
 SLOTS = [
+    # a final "one" after a verb in -s or "behind", "before", "upon", "about" is any object
+    # (outside the span, like other final objects)
+    _pos("slot-final-one-after-verb", "Don't bite the hand that feeds you.",
+         "bite the hand that feeds one", "bite the hand that feeds"),
+    _pos("slot-final-one-after-preposition", "She tried to put the past behind her.",
+         "put the past behind one", "put the past behind"),
+    _pos("slot-final-one-two-slots", "Keep your wits about you in the city.",
+         "keep one's wits about one", "Keep your wits about"),
     # a final "something" after a preposition is the object the idiom ends before
     _pos("slot-trailing-something-brunt", "Carers bear the brunt of the job.",
          "bear the brunt of something", "bear the brunt of"),
@@ -603,6 +611,8 @@ NEGATIVES = [
     _neg("neg-quantifier-in-bare-pair-days", "She was in hospital for several days.", "for days"),
     _neg("neg-article-in-particle-pair-state", "There are five orchestras in the state.",
          "in state"),
+    # a final "one" after another word is the number
+    _neg("neg-final-one-number", "I got it in two.", "get it in one"),
     # a preposition fills no possessive slot
     _neg("neg-preposition-in-possessive-slot", "Portman began acting at age 12.",
          "act one's age"),

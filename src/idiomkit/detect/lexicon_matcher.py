@@ -216,6 +216,9 @@ def _is_third_person_verb(word: str) -> bool:
     return bool(lemmas) and lemmas[0] != word
 
 
+#: words after which a final "one" is the generic object pronoun, not the number: "put the
+#: past behind one", "carry all before one" (but "get it in one", "look out for number one")
+_ONE_OBJECT_BEFORE = frozenset({"behind", "before", "upon", "about"})
 _OBJECT_PREPOSITIONS = frozenset({"to", "into", "onto", "on", "at", "for", "under", "through"})
 
 
@@ -271,9 +274,12 @@ def _compile_items(idiom: str) -> list[list[tuple[str, str]]]:
             continue
         if norm in SOMEONE or (norm == "one" and i > 0 and (
             nxt in AUXILIARIES or _is_third_person_verb(nxt)
+            or (not nxt and (tokens[i - 1] in _ONE_OBJECT_BEFORE
+                             or _is_third_person_verb(tokens[i - 1])))
         )):
             # "give someone the cold shoulder", "an offer one can't refuse", "know where one
-            # stands" (any subject: "where I stand")
+            # stands" (any subject: "where I stand"), "bite the hand that feeds one" (any
+            # object: "feeds you")
             items.append((OBJ, norm))
         elif norm in REFLEXIVES:
             items.append((REFL, norm))
