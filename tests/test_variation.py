@@ -129,6 +129,11 @@ INFLECTION = [
 
 # --- pronoun / possessive / reflexive slots -------------------------------------------------
 SLOTS = [
+    # a verb after a noun is still the verb
+    _pos("slot-verb-after-plural-noun", "The kids angle for attention all day.", "angle for",
+         "angle for"),
+    _pos("slot-verb-after-perception-verb", "We saw the sculptor flesh out the details.",
+         "flesh out", "flesh out"),
     # a final "one" after a verb in -s or "behind", "before", "upon", "about" is any object
     # (outside the span, like other final objects)
     _pos("slot-final-one-after-verb", "Don't bite the hand that feeds you.",
@@ -611,6 +616,13 @@ NEGATIVES = [
     _neg("neg-quantifier-in-bare-pair-days", "She was in hospital for several days.", "for days"),
     _neg("neg-article-in-particle-pair-state", "There are five orchestras in the state.",
          "in state"),
+    # a phrasal verb's verb after a number or a determiner is a noun; its particle or
+    # preposition then leads a noun phrase
+    _neg("neg-noun-after-number", "There was a 5% drop in sales last year.", "drop in"),
+    _neg("neg-noun-before-preposition", "The angle for this shot is wrong.", "angle for"),
+    # a preposition inside a bare pair led by a particle makes another phrase
+    _neg("neg-bare-pair-preposition-inside", "They were sitting up in front of the stage.",
+         "up front"),
     # a final "one" after another word is the number
     _neg("neg-final-one-number", "I got it in two.", "get it in one"),
     # a preposition fills no possessive slot

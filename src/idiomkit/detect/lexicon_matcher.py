@@ -66,11 +66,15 @@ NAME = "idiomkit.lexicon_matcher.v1"
 WORD, ART, POSS, OBJ, REFL, GAP = "word", "art", "poss", "obj", "refl", "gap"
 # Token categories in a text.
 (C_WORD, C_DET, C_POSS, C_REFL, C_AUX, C_CONJ, C_COMMA, C_STOP, C_PUNCT, C_ADV, C_REL,
- C_SUBJ, C_ART, C_SO, C_GEN, C_QUANT, C_FUNC) = range(17)
+ C_SUBJ, C_ART, C_SO, C_GEN, C_QUANT, C_FUNC, C_PREP) = range(18)
+#: inserted words that cost what a function word costs (C_PREP: a preposition, C_FUNC:
+#: another function word, a pronoun, "just" …)
+_FUNCTION_INSERTS = frozenset({C_DET, C_ART, C_QUANT, C_POSS, C_GEN, C_REFL, C_REL, C_SUBJ,
+                               C_FUNC, C_PREP})
 #: possessives: a pronoun ("my") or the clitic of a noun's genitive (C_GEN: "John's", "the kids'")
 _POSSESSIVE = (C_POSS, C_GEN)
 #: what the words of a genitive's possessor can be ("the", "old", "man" in "the old man's")
-_POSSESSOR_WORDS = (C_WORD, C_ADV, C_ART, C_DET, C_QUANT, C_FUNC, C_POSS)
+_POSSESSOR_WORDS = (C_WORD, C_ADV, C_ART, C_DET, C_QUANT, C_FUNC, C_PREP, C_POSS)
 #: what an article or demonstrative (C_ART) and a quantifier (C_QUANT) also are wherever the
 #: scoring asks for a determiner
 _DETS = (C_DET, C_ART, C_QUANT)
@@ -162,6 +166,7 @@ class _Pattern:
         # led by a preposition ("in the works", "at bay"): a phrase that neither moves apart
         # nor changes its words (_score, _prepositional_phrase_changed)
         self.prepositional = self.required[0] in PREPOSITIONS
+        self.particle_led = self.prepositional or self.required[0] in PARTICLES
         articles = [key for kind, key in self.items if kind == ART]
         self.definite = "the" in articles
         self.n_indefinite = sum(a in ("a", "an") for a in articles)
@@ -186,11 +191,12 @@ class _Pattern:
         self.light_inserted = (
             (1 if self.required[-1] in PARTICLES else 0)
             if not self.n_slots and all(w in LIGHT_WORDS for w in self.required) else None)
-        # a verb and its particles only ("hike up", "drop in"): after a determiner the verb
-        # is a noun and the particle a preposition (_noun_before_particle)
+        # a verb and its particles or prepositions only ("hike up", "drop in", "angle for"):
+        # after a determiner the verb is a noun and the particle a preposition
+        # (_noun_before_particle)
         self.phrasal = (not self.n_slots and not self.compound and len(self.required) >= 2
                         and self.required[0] not in FUNCTION_WORDS
-                        and all(w in PARTICLES for w in self.required[1:])
+                        and all(w in PARTICLES or w in PREPOSITIONS for w in self.required[1:])
                         and _base_verb(self.required[0]))
 
 
@@ -687,10 +693,12 @@ class LexiconMatcher:
                 continue
             if pattern.bare_pair and (
                     cat == C_ART or (cat == C_QUANT and pattern.prepositional)
+                    or (cat == C_PREP and pattern.particle_led)
                     or (cat == C_REL and combo[0] < combo[1])):
                 # an article or demonstrative inside a two-word idiom that has none makes
-                # another phrase: "at the time", "at that time" are not "at times" (a relative
-                # word is fine in reversed order: "the corners that he cut")
+                # another phrase: "at the time", "at that time" are not "at times", and so
+                # does a preposition inside one led by a particle: "up in front" is not "up
+                # front" (a relative word is fine in reversed order: "the corners that he cut")
                 return None
             if cat == C_COMMA and pattern.list_commas:
                 continue
@@ -700,7 +708,7 @@ class LexiconMatcher:
             n_inserted += 1
             if cat != C_ADV:
                 n_hard += 1
-            if cat in _DETS or cat in _POSSESSIVE or cat in (C_REFL, C_REL, C_SUBJ, C_FUNC):
+            if cat in _FUNCTION_INSERTS:
                 cost += costs.function_word
             elif cat == C_AUX:
                 cost += costs.auxiliary
@@ -895,7 +903,9 @@ def _category(norm: str) -> int:
         # another function word (a preposition, a pronoun, "just") fills no determiner slot:
         # "acting at age 12" is not "act one's age"; but "me" is "my" in British speech
         # ("gets on me nerves")
-        return C_DET if norm == "me" else C_FUNC
+        if norm == "me":
+            return C_DET
+        return C_PREP if norm in PREPOSITIONS else C_FUNC
     if norm.endswith("ly") and len(norm) > 4:
         return C_ADV
     return C_WORD
@@ -948,17 +958,20 @@ _NOUN_DETERMINERS = (ARTICLES | _DEMONSTRATIVES | frozenset({"every", "each", "a
 def _noun_before_particle(cand: _Candidate, tokens: Sequence[Token]) -> bool:
     """Whether ``cand`` reads a noun and a preposition as a phrasal verb: "took a hike up a
     trail" is not "hike up", "a drop in crime rates" is not "drop in". The verb of a
-    phrasal-verb idiom, in its base or -s form right after a determiner, is a noun there, and
-    when a noun phrase follows, its particle is a preposition. A noun made of the phrasal verb
-    keeps it: "their break up was hard"."""
+    phrasal-verb idiom, in its base or -s form right after a determiner or a number ("a 5%
+    drop in sales"), is a noun there, and when a noun phrase follows, its particle is a
+    preposition. A noun made of the phrasal verb keeps it: "their break up was hard". (A
+    singular noun before the verb says nothing: "saw the sculptor flesh out the details".)"""
     if not cand.pattern.phrasal:
         return False
     verb, last = cand.positions[0], cand.positions[-1]
     if verb == 0 or verb > cand.positions[1] or last + 1 >= len(tokens):
         return False
     norm, base = tokens[verb].norm, cand.pattern.required[0]
-    if (norm not in (base, base + "s", base + "es")
-            or tokens[verb - 1].norm not in _NOUN_DETERMINERS):
+    before = tokens[verb - 1].norm
+    if norm not in (base, base + "s", base + "es"):
+        return False
+    if not (before in _NOUN_DETERMINERS or before == "%" or before[:1].isdigit()):
         return False
     after = tokens[last + 1].norm
     return after in _NOUN_DETERMINERS or _noun(after)
