@@ -536,7 +536,9 @@ class LexiconMatcher:
         """Score, rank and prune the candidates of one sentence (:func:`select_candidates`);
         overlaps go to the better one. ``keep_nested`` adds, after those, every other candidate
         that reaches the scorer's floor (without a scorer: every candidate)."""
-        cands = _drop_shorter_variants(cands)
+        if self.keep_nested:
+            # the default path's _drop_contained does this among its other drops
+            cands = _drop_shorter_variants(cands)
         if self._scorer is None:
             if not self.keep_nested:
                 cands = _drop_light_overlaps(_drop_contained(cands))
@@ -1116,10 +1118,9 @@ def _drop_contained(cands: list[_Candidate]) -> list[_Candidate]:
     return [c for c, mine in zip(cands, sets) if not any(mine < other for other in sets)]
 
 
-def _drop_shorter_variants(cands) -> list[_Candidate]:
+def _drop_shorter_variants(cands: list[_Candidate]) -> list[_Candidate]:
     """Drop a match of an entry inside another match of the same entry: "sharp as a needle"
     inside "as sharp as a needle" (:func:`_written_variants`) is no second idiom."""
-    cands = list(cands)
     entries = [c.pattern.entry_index for c in cands]
     if len(set(entries)) == len(entries):
         return cands
